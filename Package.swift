@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "unprompt-scan",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "unprompt-scan", targets: ["unprompt-scan"]),
+        .library(name: "UnpromptKit", targets: ["UnpromptKit"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CYAML", pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        // simdjson is C++: the system library gives headers and link flags through pkg-config,
+        // and CSimdJSON wraps it in a small extern "C" API that Swift can import.
+        .systemLibrary(
+            name: "CSimdJSONSystem", pkgConfig: "simdjson",
+            providers: [.apt(["libsimdjson-dev"]), .brew(["simdjson"])]),
+        .target(
+            name: "CSimdJSON",
+            dependencies: ["CSimdJSONSystem"],
+            cxxSettings: [.unsafeFlags(["-O3"])]),
+        .target(
+            name: "CByteScan",
+            cSettings: [.unsafeFlags(["-O2"])]),
+        .target(
+            name: "UnpromptKit",
+            dependencies: ["CYAML", "CSQLite", "CSimdJSON", "CByteScan"]),
+        .executableTarget(
+            name: "unprompt-scan",
+            dependencies: ["UnpromptKit"]),
+        .testTarget(
+            name: "UnpromptKitTests",
+            dependencies: ["UnpromptKit"]),
+        .testTarget(
+            name: "ReaderFixtureTests",
+            dependencies: ["UnpromptKit"]),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["UnpromptKit"]),
+    ],
+    cxxLanguageStandard: .cxx17
+)

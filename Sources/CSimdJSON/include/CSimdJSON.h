@@ -1,0 +1,110 @@
+/*
+ * A tiny C API over simdjson's DOM parser, so Swift can parse JSON without
+ * importing C++. Nothing here throws: every C++ exception is caught inside.
+ *
+ * Elements of the most recent document are named by handles: indexes into a
+ * per-parser list that each parse clears (the root is handle 0). Strings and
+ * keys point into the parser's memory and stay valid until the next parse.
+ * A parser is not thread-safe; use one per thread.
+ *
+ * Functions returning `int` return 0 on success or a simdjson error code
+ * (see ujson_error_message).
+ */
+#ifndef CSIMDJSON_H
+#define CSIMDJSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ujson_parser ujson_parser;
+
+typedef enum {
+    UJSON_ABSENT,
+    UJSON_NULL,
+    UJSON_BOOL,
+    UJSON_INT64,
+    UJSON_UINT64,
+    UJSON_DOUBLE,
+    UJSON_STRING,
+    UJSON_ARRAY,
+    UJSON_OBJECT
+} ujson_kind;
+
+/* UTF-8 bytes, not NUL-terminated. */
+typedef struct {
+    const char *data;
+    size_t length;
+} ujson_string;
+
+/* One looked-up element; only the field matching `kind` is meaningful. */
+typedef struct {
+    ujson_kind kind;
+    uint32_t handle; /* ARRAY, OBJECT: handle of the container */
+    union {
+        bool boolean;
+        int64_t int64;   /* INT64: integers that fit int64 */
+        uint64_t uint64; /* UINT64: integers above INT64_MAX */
+        double number;   /* DOUBLE */
+    };
+    ujson_string string; /* STRING: unescaped bytes */
+} ujson_value;
+
+/* Returns NULL if out of memory. */
+ujson_parser *ujson_parser_new(void);
+void ujson_parser_free(ujson_parser *parser);
+
+/* SIMDJSON_PADDING: readable bytes ujson_parse needs after the input when not copying. */
+size_t ujson_padding(void);
+
+/*
+ * Parses exactly `len` bytes of `buf` as one JSON document and resets the handles.
+ * copy == false: parses in place; `ujson_padding()` bytes after `buf + len` must be
+ *   readable (they are never written and do not affect the result).
+ * copy == true: first copies the bytes into a reused, padded parser-owned buffer;
+ *   they may be a string of this parser's current document (JSON inside a string field).
+ * len == 0 (buf may then be NULL) fails with EMPTY, like whitespace-only input.
+ */
+int ujson_parse(ujson_parser *parser, const char *buf, size_t len, bool copy);
+
+/* A static description of a simdjson error code. */
+const char *ujson_error_message(int code);
+
+/*
+ * Looks up an RFC 6901 JSON pointer (e.g. "/a/0/b~1c"; "" is the element itself)
+ * under `handle`. A missing or inapplicable path gives kind UJSON_ABSENT.
+ * Arrays and objects get a new handle (the element's own for an empty pointer).
+ */
+int ujson_at(ujson_parser *parser, uint32_t handle,
+             const char *pointer, size_t pointer_len, ujson_value *out);
+
+/*
+ * If `handle` is an array, appends handles for its elements, which are then
+ * *first ..< *first + *count in order; otherwise *count = 0.
+ */
+int ujson_array_elements(ujson_parser *parser, uint32_t handle,
+                         uint32_t *first, size_t *count);
+
+/*
+ * If `handle` is an object, appends handles for its values in document order
+ * (*first ..< *first + *count); *keys then points at *count keys, which stay valid
+ * until the next call on this parser. Otherwise *count = 0.
+ */
+int ujson_object_entries(ujson_parser *parser, uint32_t handle,
+                         uint32_t *first, size_t *count, const ujson_string **keys);
+
+/* Minified JSON text of the element, in a parser-owned buffer valid until the next call on this parser. */
+int ujson_minify(ujson_parser *parser, uint32_t handle, ujson_string *out);
+
+/* Number of bytes equal to `byte` in buf[0 ..< len]. */
+size_t ujson_count_byte(const char *buf, size_t len, char byte);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,1 @@
+/* simdjson is C++ only; this module exists to carry its pkg-config flags to CSimdJSON. */

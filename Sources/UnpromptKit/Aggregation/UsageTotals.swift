@@ -1,0 +1,31 @@
+/// Token totals overall, by model and by UTC day: the figures a dry run prints.
+public struct UsageTotals: Sendable, Equatable {
+    public var total = TokenCounts.zero
+    public var byModel: [String: TokenCounts] = [:]
+    /// Keyed by days since 1970-01-01 (UTC).
+    public var byDay: [Int64: TokenCounts] = [:]
+    public var events = 0
+
+    public init() {}
+
+    public mutating func add(_ event: TokenEvent) {
+        total += event.counts
+        byModel[event.model, default: .zero] += event.counts
+        byDay[UsageTotals.day(of: event.time), default: .zero] += event.counts
+        events += 1
+    }
+
+    public mutating func remove(_ event: TokenEvent) {
+        total -= event.counts
+        byModel[event.model, default: .zero] -= event.counts
+        byDay[UsageTotals.day(of: event.time), default: .zero] -= event.counts
+        if byModel[event.model] == .zero { byModel[event.model] = nil }
+        if byDay[UsageTotals.day(of: event.time)] == .zero { byDay[UsageTotals.day(of: event.time)] = nil }
+        events -= 1
+    }
+
+    static func day(of milliseconds: Int64) -> Int64 {
+        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        return seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+    }
+}

@@ -1,0 +1,215 @@
+/// A tool's reader, as declared in `readers/<id>.yaml`: where its files live and how to find usage in them.
+///
+/// A descriptor is plain data. It is built only by `DescriptorLoader`, which has already checked every key,
+/// type, path, glob and pattern, so readers can trust it.
+public struct Descriptor: Sendable {
+    public static let schemaVersion = 1
+
+    public let id: String
+    public let name: String
+    /// Inputs sharing a space share identities: a record seen in two inputs (or two tools) counts once.
+    public let identitySpace: String
+    public let inputs: [Input]
+    /// The file it was loaded from, for messages.
+    public let file: String
+}
+
+/// One kind of file a tool writes, in one format.
+public struct Input: Sendable {
+    public let format: Format
+    public let sources: [SourceSpec]
+    /// Lines containing none of these byte strings are never parsed. Empty: every line is parsed.
+    public let prefilter: [[UInt8]]
+    public let carry: [CarryRule]
+    public let records: [RecordRule]
+    public let limits: [LimitRule]
+    /// For `sqlite` inputs: the query and how to resume it.
+    public let query: SQLQuery?
+    /// For `text` inputs: line patterns.
+    public let patterns: [TextPattern]
+}
+
+public enum Format: String, Sendable, CaseIterable {
+    /// Appended lines, one JSON object each.
+    case jsonl
+    /// One JSON document, rewritten in place.
+    case json
+    /// A SQLite database, opened read-only.
+    case sqlite
+    /// Plain lines matched by regular-expression patterns.
+    case text
+}
+
+/// Where to look for a tool's files.
+public struct SourceSpec: Sendable {
+    /// A directory template: `~`, `${VAR}` and `${VAR:-default}` expand; a comma splits it into several roots.
+    public let root: String
+    public let glob: Glob
+    public let exclude: [Glob]
+    /// The deepest directory level below the root that is searched (for roots such as `~` that hold everything).
+    public let maxDepth: Int?
+    public let mark: SourceMark
+}
+
+/// A condition on a record: the value at `path` equals one of `anyOf`, or (with `anyOf` empty) is present
+/// or absent as `present` says.
+public struct Condition: Sendable {
+    public enum Literal: Sendable, Equatable {
+        case string(String)
+        case integer(Int64)
+        case number(Double)
+        case bool(Bool)
+        case null
+    }
+
+    public let path: FieldPath
+    public let anyOf: [Literal]
+    public let present: Bool?
+}
+
+/// One alternative of a value: a field, a value carried from an earlier record, the key of the entry being
+/// expanded by `select`, or a constant.
+public enum ValueSource: Sendable {
+    case path(FieldPath)
+    case variable(String)
+    case entryKey
+    case constant(String)
+}
+
+/// How to read one value: the first alternative that is present wins, then an optional regular expression
+/// keeps its first capture group.
+public struct ValueSpec: Sendable {
+    public let alternatives: [ValueSource]
+    public let pattern: String?
+    public let mark: SourceMark
+}
+
+public enum TimeFormat: String, Sendable, CaseIterable {
+    case iso8601
+    case epochSeconds = "epoch_s"
+    case epochMilliseconds = "epoch_ms"
+    /// `YYYY-MM-DD HH:MM:SS` with no zone, read in the user's time zone.
+    case local
+}
+
+public struct TimeSpec: Sendable {
+    public let value: ValueSpec
+    public let format: TimeFormat
+}
+
+/// Sets named values from a record for the records that follow in the same source (Codex's model from
+/// `turn_context`, Aider's session time from a header).
+public struct CarryRule: Sendable {
+    public let match: [Condition]
+    public let set: [(name: String, value: ValueSpec)]
+}
+
+public struct TokenSpec: Sendable {
+    public let input: ValueSpec?
+    public let output: ValueSpec?
+    public let cacheRead: ValueSpec?
+    /// All cache writes, when the tool does not split them by lifetime.
+    public let cacheWrite: ValueSpec?
+    public let cacheWrite5m: ValueSpec?
+    public let cacheWrite1h: ValueSpec?
+    public let reasoning: ValueSpec?
+}
+
+/// A counting rule that may depend on the record: a fixed answer, or `when` a condition holds then one
+/// answer else the other.
+public enum CountingFlag: Sendable {
+    case always(Bool)
+    case conditional(when: [Condition], then: Bool, otherwise: Bool)
+    /// Input includes the cache unless it is smaller than the cache counts (so it cannot).
+    case auto
+}
+
+public struct CountingRules: Sendable {
+    /// Input as logged includes cache reads and cache writes: they are subtracted to get uncached input.
+    public let inputIncludesCache: CountingFlag
+    /// Output as logged includes reasoning. When false, reasoning is added to output.
+    public let outputIncludesReasoning: CountingFlag
+}
+
+/// The record's token fields are running totals: each record counts its growth since the previous one
+/// with the same key in the same source.
+public struct CumulativeSpec: Sendable {
+    /// Values that name the running total; empty means one total per source.
+    public let key: [ValueSpec]
+    /// Where the same token fields hold a per-record delta, used when the totals go backwards or are absent.
+    public let fallbackAt: FieldPath?
+}
+
+public enum IdentityScope: String, Sendable, CaseIterable {
+    case global
+    case source
+}
+
+public struct IdentitySpec: Sendable {
+    /// Every value must be present for the key to apply.
+    public let key: [ValueSpec]
+    public let fallback: [ValueSpec]
+    public let scope: IdentityScope
+    public let keep: KeepRule
+}
+
+/// One kind of usage record.
+public struct RecordRule: Sendable {
+    public let name: String
+    public let match: [Condition]
+    /// Expands one line or document into many records: `messages[]` (array elements) or `modelMetrics.*`
+    /// (object entries, whose key is `@key`).
+    public let select: Selection?
+    /// String fields that hold JSON text; paths continue inside them.
+    public let decode: [FieldPath]
+    public let skip: [(reason: String, when: [Condition])]
+    public let time: TimeSpec
+    public let model: ValueSpec?
+    public let tokensAt: FieldPath?
+    public let tokens: TokenSpec
+    public let counting: CountingRules
+    public let cumulative: CumulativeSpec?
+    public let identity: IdentitySpec?
+    public let cost: ValueSpec?
+    public let estimated: Bool
+}
+
+public struct Selection: Sendable {
+    public enum Kind: Sendable { case arrayElements, objectEntries }
+    public let path: FieldPath
+    public let kind: Kind
+}
+
+/// A plan-limit reading: which records carry it and where each window's numbers are.
+public struct LimitRule: Sendable {
+    public let match: [Condition]
+    public let time: TimeSpec?
+    public let windows: [LimitWindowSpec]
+}
+
+public struct LimitWindowSpec: Sendable {
+    public let name: String
+    public let usedPercent: ValueSpec?
+    public let windowMinutes: ValueSpec?
+    /// An absolute reset time.
+    public let resetsAt: TimeSpec?
+    /// Seconds after the record's own time.
+    public let resetsIn: ValueSpec?
+}
+
+/// A `sqlite` input's query. Rows above the watermark are read; without one the query is re-read and
+/// identities keep it exact.
+public struct SQLQuery: Sendable {
+    public let sql: String
+    public let watermark: String?
+    /// Tables the query needs; when one is missing, the next query in `fallbacks` is tried.
+    public let requires: [String]
+}
+
+/// A `text` input's line pattern: named captures become values, `set` carries them forward, and a pattern
+/// with `record: true` makes a record.
+public struct TextPattern: Sendable {
+    public let name: String
+    public let regex: String
+    public let mark: SourceMark
+}

@@ -1,0 +1,469 @@
+import Foundation
+
+/// Turns a descriptor file into a checked `Descriptor`, or says exactly where and why it cannot.
+///
+/// Unknown keys, wrong types, missing keys, duplicate keys, bad globs, bad field paths and bad patterns are
+/// all errors at `file:line:col`. Nothing is defaulted silently: the few defaults are documented in
+/// CONTRIBUTING.md, and every choice that changes a count (counting rules, which copy to keep) is required.
+public enum DescriptorLoader {
+    public static func load(path: String) throws(DescriptorError) -> Descriptor {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw DescriptorError(file: path, mark: SourceMark(line: 1, column: 1), message: "cannot read the file as UTF-8 text")
+        }
+        return try load(text: text, file: path)
+    }
+
+    public static func load(text: String, file: String) throws(DescriptorError) -> Descriptor {
+        let root = try YAMLLoader.load(text, file: file)
+        return try DescriptorDecoder(file: file).descriptor(root)
+    }
+}
+
+/// The decoding itself, one function per section of the language.
+private struct DescriptorDecoder {
+    let file: String
+
+    func reader(_ node: YAMLNode, _ context: String, _ allowed: [String]) throws(DescriptorError) -> MappingReader {
+        try MappingReader(node, file: file, context: context, allowed: allowed)
+    }
+
+    func descriptor(_ node: YAMLNode) throws(DescriptorError) -> Descriptor {
+        let map = try reader(node, "the descriptor", ["schema", "id", "name", "identity_space", "inputs"])
+        let schemaNode = try map.required("schema")
+        let schema = try map.integer(schemaNode, "schema", range: 1...Int.max)
+        guard schema == Descriptor.schemaVersion else {
+            throw map.error(schemaNode, "schema \(schema) is not supported; this version reads schema \(Descriptor.schemaVersion)")
+        }
+        let idNode = try map.required("id")
+        let id = try identifier(idNode, map, "id")
+        let name = try map.string(try map.required("name"), "name")
+        var space = id
+        if let spaceNode = map.optional("identity_space") { space = try identifier(spaceNode, map, "identity_space") }
+        let inputsNode = try map.required("inputs")
+        let inputNodes = try map.list(inputsNode, "inputs")
+        if inputNodes.isEmpty { throw map.error(inputsNode, "inputs must list at least one input") }
+        var inputs: [Input] = []
+        for item in inputNodes { inputs.append(try input(item)) }
+        return Descriptor(id: id, name: name, identitySpace: space, inputs: inputs, file: file)
+    }
+
+    func identifier(_ node: YAMLNode, _ map: MappingReader, _ what: String) throws(DescriptorError) -> String {
+        let text = try map.string(node, what)
+        let valid = !text.isEmpty && text.count <= 64 && text.first!.isLetter
+            && text.allSatisfy { ($0.isASCII && ($0.isLowercase || $0.isNumber)) || $0 == "-" }
+        guard valid else { throw map.error(node, "\(what) must be lowercase letters, digits and '-', starting with a letter") }
+        return text
+    }
+
+    func input(_ node: YAMLNode) throws(DescriptorError) -> Input {
+        let map = try reader(
+            node, "an input", ["format", "sources", "prefilter", "carry", "records", "limits", "query", "patterns"])
+        let formatNode = try map.required("format")
+        let format: Format = try map.choice(formatNode, "format")
+
+        let sourcesNode = try map.required("sources")
+        let sourceNodes = try map.list(sourcesNode, "sources")
+        if sourceNodes.isEmpty { throw map.error(sourcesNode, "sources must list at least one place to look") }
+        var sources: [SourceSpec] = []
+        for item in sourceNodes { sources.append(try source(item)) }
+
+        var prefilter: [[UInt8]] = []
+        if let node = map.optional("prefilter") {
+            guard format == .jsonl || format == .text else {
+                throw map.error(node, "prefilter applies to line formats (jsonl, text) only")
+            }
+            for (text, item) in try map.strings(node, "prefilter") {
+                if text.isEmpty { throw map.error(item, "a prefilter string must not be empty") }
+                prefilter.append(Array(text.utf8))
+            }
+        }
+
+        var patterns: [TextPattern] = []
+        if let node = map.optional("patterns") {
+            guard format == .text else { throw map.error(node, "patterns apply to the text format only") }
+            patterns = try textPatterns(node, map)
+        } else if format == .text {
+            throw map.error(node, "a text input needs patterns")
+        }
+
+        var query: SQLQuery?
+        if let node = map.optional("query") {
+            guard format == .sqlite else { throw map.error(node, "query applies to the sqlite format only") }
+            query = try sqlQuery(node)
+        } else if format == .sqlite {
+            throw map.error(node, "a sqlite input needs a query")
+        }
+
+        var carry: [CarryRule] = []
+        if let node = map.optional("carry") {
+            for item in try map.list(node, "carry") { carry.append(try carryRule(item)) }
+        }
+        let recordsNode = try map.required("records")
+        let recordNodes = try map.list(recordsNode, "records")
+        if recordNodes.isEmpty { throw map.error(recordsNode, "records must list at least one kind of record") }
+        var records: [RecordRule] = []
+        for item in recordNodes { records.append(try record(item)) }
+        var seen: [String: SourceMark] = [:]
+        for (rule, item) in zip(records, recordNodes) {
+            if let first = seen[rule.name] {
+                throw map.error(item, "a record named '\(rule.name)' is already declared at \(first)")
+            }
+            seen[rule.name] = item.mark
+        }
+        var limits: [LimitRule] = []
+        if let node = map.optional("limits") {
+            for item in try map.list(node, "limits") { limits.append(try limitRule(item)) }
+        }
+        return Input(
+            format: format, sources: sources, prefilter: prefilter, carry: carry, records: records, limits: limits,
+            query: query, patterns: patterns)
+    }
+
+    func source(_ node: YAMLNode) throws(DescriptorError) -> SourceSpec {
+        let map = try reader(node, "a source", ["root", "glob", "exclude", "max_depth"])
+        let rootNode = try map.required("root")
+        let root = try map.string(rootNode, "root")
+        if root.isEmpty { throw map.error(rootNode, "root must not be empty") }
+        if let problem = RootTemplate.problem(in: root) { throw map.error(rootNode, "bad root '\(root)': \(problem)") }
+        let glob = try map.glob(try map.required("glob"), "glob")
+        var exclude: [Glob] = []
+        if let node = map.optional("exclude") {
+            for (_, item) in try map.strings(node, "exclude") { exclude.append(try map.glob(item, "exclude")) }
+        }
+        var maxDepth: Int?
+        if let node = map.optional("max_depth") { maxDepth = try map.integer(node, "max_depth", range: 1...64) }
+        return SourceSpec(root: root, glob: glob, exclude: exclude, maxDepth: maxDepth, mark: node.mark)
+    }
+
+    func textPatterns(_ node: YAMLNode, _ parent: MappingReader) throws(DescriptorError) -> [TextPattern] {
+        guard case .mapping(let entries) = node.kind, !entries.isEmpty else {
+            throw parent.error(node, "patterns must be a mapping of pattern names to regular expressions")
+        }
+        var result: [TextPattern] = []
+        for entry in entries {
+            let regex = try parent.regex(entry.value, "pattern '\(entry.key)'")
+            result.append(TextPattern(name: entry.key, regex: regex, mark: entry.value.mark))
+        }
+        return result
+    }
+
+    func sqlQuery(_ node: YAMLNode) throws(DescriptorError) -> SQLQuery {
+        let map = try reader(node, "query", ["sql", "watermark", "requires"])
+        let sqlNode = try map.required("sql")
+        let sql = try map.string(sqlNode, "sql")
+        let normalized = sql.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard normalized.hasPrefix("select") || normalized.hasPrefix("with") else {
+            throw map.error(sqlNode, "sql must be a read-only SELECT query")
+        }
+        var watermark: String?
+        if let node = map.optional("watermark") { watermark = try map.string(node, "watermark") }
+        var requires: [String] = []
+        if let node = map.optional("requires") { requires = try map.strings(node, "requires").map(\.0) }
+        return SQLQuery(sql: sql, watermark: watermark, requires: requires)
+    }
+
+    func carryRule(_ node: YAMLNode) throws(DescriptorError) -> CarryRule {
+        let map = try reader(node, "a carry rule", ["match", "set"])
+        let match = try map.optional("match").map { (n) throws(DescriptorError) in try conditions(n, "match") } ?? []
+        let setNode = try map.required("set")
+        guard case .mapping(let entries) = setNode.kind, !entries.isEmpty else {
+            throw map.error(setNode, "set must map value names to fields")
+        }
+        var set: [(name: String, value: ValueSpec)] = []
+        for entry in entries {
+            guard isVariableName(entry.key) else {
+                throw DescriptorError(
+                    file: file, mark: entry.keyMark,
+                    message: "'\(entry.key)' is not a value name: use lowercase letters, digits and '_'")
+            }
+            set.append((entry.key, try value(entry.value, "set.\(entry.key)")))
+        }
+        return CarryRule(match: match, set: set)
+    }
+
+    func record(_ node: YAMLNode) throws(DescriptorError) -> RecordRule {
+        let map = try reader(
+            node, "a record",
+            ["name", "match", "select", "decode", "skip", "time", "model", "tokens_at", "tokens", "counting",
+             "cumulative", "identity", "cost", "estimated"])
+        let nameNode = try map.required("name")
+        let name = try identifier(nameNode, map, "name")
+        let match = try map.optional("match").map { (n) throws(DescriptorError) in try conditions(n, "match") } ?? []
+        var selection: Selection?
+        if let node = map.optional("select") { selection = try select(node, map) }
+        var decode: [FieldPath] = []
+        if let node = map.optional("decode") {
+            for (text, item) in try map.strings(node, "decode") { decode.append(try map.fieldPath(text, at: item, "decode")) }
+        }
+        var skip: [(reason: String, when: [Condition])] = []
+        if let node = map.optional("skip") {
+            guard case .mapping(let entries) = node.kind, !entries.isEmpty else {
+                throw map.error(node, "skip must map reason names to conditions, e.g. synthetic: { message.model: \"<synthetic>\" }")
+            }
+            for entry in entries {
+                guard isReasonName(entry.key) else {
+                    throw DescriptorError(file: file, mark: entry.keyMark, message: "'\(entry.key)' is not a reason name: use lowercase letters, digits and '-'")
+                }
+                skip.append((entry.key, try conditions(entry.value, "skip.\(entry.key)")))
+            }
+        }
+        let time = try timeSpec(try map.required("time"), "time")
+        let model = try map.optional("model").map { (n) throws(DescriptorError) in try value(n, "model") }
+        var tokensAt: FieldPath?
+        if let node = map.optional("tokens_at") {
+            tokensAt = try map.fieldPath(try map.string(node, "tokens_at"), at: node, "tokens_at")
+        }
+        let tokens = try tokenSpec(try map.required("tokens"))
+        let counting = try countingRules(try map.required("counting"))
+        var cumulative: CumulativeSpec?
+        if let node = map.optional("cumulative") { cumulative = try cumulativeSpec(node) }
+        var identity: IdentitySpec?
+        if let node = map.optional("identity") { identity = try identitySpec(node) }
+        let cost = try map.optional("cost").map { (n) throws(DescriptorError) in try value(n, "cost") }
+        let estimated = try map.optional("estimated").map { (n) throws(DescriptorError) in try map.bool(n, "estimated") } ?? false
+        return RecordRule(
+            name: name, match: match, select: selection, decode: decode, skip: skip, time: time, model: model,
+            tokensAt: tokensAt, tokens: tokens, counting: counting, cumulative: cumulative, identity: identity,
+            cost: cost, estimated: estimated)
+    }
+
+    func select(_ node: YAMLNode, _ map: MappingReader) throws(DescriptorError) -> Selection {
+        let text = try map.string(node, "select")
+        let kind: Selection.Kind
+        let pathText: String
+        if text.hasSuffix("[]") {
+            kind = .arrayElements
+            pathText = String(text.dropLast(2))
+        } else if text.hasSuffix(".*") {
+            kind = .objectEntries
+            pathText = String(text.dropLast(2))
+        } else {
+            throw map.error(node, "select must end with '[]' (array elements) or '.*' (object entries)")
+        }
+        let path = try map.fieldPath(pathText, at: node, "select")
+        return Selection(path: path, kind: kind)
+    }
+
+    func tokenSpec(_ node: YAMLNode) throws(DescriptorError) -> TokenSpec {
+        let keys = ["input", "output", "cache_read", "cache_write", "cache_write_5m", "cache_write_1h", "reasoning"]
+        let map = try reader(node, "tokens", keys)
+        func field(_ key: String) throws(DescriptorError) -> ValueSpec? {
+            try map.optional(key).map { (n) throws(DescriptorError) in try value(n, "tokens.\(key)") }
+        }
+        let spec = TokenSpec(
+            input: try field("input"), output: try field("output"), cacheRead: try field("cache_read"),
+            cacheWrite: try field("cache_write"), cacheWrite5m: try field("cache_write_5m"),
+            cacheWrite1h: try field("cache_write_1h"), reasoning: try field("reasoning"))
+        if keys.allSatisfy({ map.optional($0) == nil }) {
+            throw map.error(node, "tokens must name at least one of: \(keys.joined(separator: ", "))")
+        }
+        return spec
+    }
+
+    func countingRules(_ node: YAMLNode) throws(DescriptorError) -> CountingRules {
+        let map = try reader(node, "counting", ["input_includes_cache", "output_includes_reasoning"])
+        return CountingRules(
+            inputIncludesCache: try countingFlag(try map.required("input_includes_cache"), "input_includes_cache", map),
+            outputIncludesReasoning: try countingFlag(
+                try map.required("output_includes_reasoning"), "output_includes_reasoning", map))
+    }
+
+    func countingFlag(_ node: YAMLNode, _ what: String, _ parent: MappingReader) throws(DescriptorError) -> CountingFlag {
+        switch node.kind {
+        case .scalar("auto", true) where what == "input_includes_cache":
+            return .auto
+        case .scalar:
+            return .always(try parent.bool(node, what))
+        case .mapping:
+            let map = try reader(node, what, ["when", "then", "else"])
+            return .conditional(
+                when: try conditions(try map.required("when"), "\(what).when"),
+                then: try map.bool(try map.required("then"), "\(what).then"),
+                otherwise: try map.bool(try map.required("else"), "\(what).else"))
+        case .sequence:
+            throw parent.error(node, "\(what) must be true, false\(what == "input_includes_cache" ? ", auto" : "") or { when, then, else }")
+        }
+    }
+
+    func cumulativeSpec(_ node: YAMLNode) throws(DescriptorError) -> CumulativeSpec {
+        let map = try reader(node, "cumulative", ["key", "fallback_at"])
+        var key: [ValueSpec] = []
+        if let node = map.optional("key") { key = try valueList(node, "cumulative.key", map) }
+        var fallback: FieldPath?
+        if let node = map.optional("fallback_at") {
+            fallback = try map.fieldPath(try map.string(node, "fallback_at"), at: node, "cumulative.fallback_at")
+        }
+        return CumulativeSpec(key: key, fallbackAt: fallback)
+    }
+
+    func identitySpec(_ node: YAMLNode) throws(DescriptorError) -> IdentitySpec {
+        let map = try reader(node, "identity", ["key", "fallback", "scope", "keep"])
+        let key = try valueList(try map.required("key"), "identity.key", map)
+        var fallback: [ValueSpec] = []
+        if let node = map.optional("fallback") { fallback = try valueList(node, "identity.fallback", map) }
+        var scope = IdentityScope.global
+        if let node = map.optional("scope") { scope = try map.choice(node, "identity.scope") }
+        let keep: KeepRule = try map.choice(try map.required("keep"), "identity.keep")
+        return IdentitySpec(key: key, fallback: fallback, scope: scope, keep: keep)
+    }
+
+    /// A list whose items are each one value (a field, `@name`, or a `{ path, const, pattern }` mapping).
+    func valueList(_ node: YAMLNode, _ what: String, _ parent: MappingReader) throws(DescriptorError) -> [ValueSpec] {
+        let items: [YAMLNode]
+        switch node.kind {
+        case .scalar, .mapping: items = [node]
+        case .sequence(let list): items = list
+        }
+        if items.isEmpty { throw parent.error(node, "\(what) must not be empty") }
+        var result: [ValueSpec] = []
+        for item in items {
+            if case .sequence = item.kind { throw parent.error(item, "each item of \(what) must be one value, not a list") }
+            result.append(try value(item, what))
+        }
+        return result
+    }
+
+    func limitRule(_ node: YAMLNode) throws(DescriptorError) -> LimitRule {
+        let map = try reader(node, "a limit rule", ["match", "time", "windows"])
+        let match = try map.optional("match").map { (n) throws(DescriptorError) in try conditions(n, "match") } ?? []
+        let time = try timeSpec(try map.required("time"), "time")
+        let windowsNode = try map.required("windows")
+        let items = try map.list(windowsNode, "windows")
+        if items.isEmpty { throw map.error(windowsNode, "windows must list at least one window") }
+        var windows: [LimitWindowSpec] = []
+        for item in items {
+            let w = try reader(item, "a window", ["name", "used_percent", "window_minutes", "resets_at", "resets_in"])
+            let name = try identifierLike(try w.required("name"), w, "window name")
+            func field(_ key: String) throws(DescriptorError) -> ValueSpec? {
+                try w.optional(key).map { (n) throws(DescriptorError) in try value(n, key) }
+            }
+            windows.append(
+                LimitWindowSpec(
+                    name: name, usedPercent: try value(try w.required("used_percent"), "used_percent"),
+                    windowMinutes: try field("window_minutes"),
+                    resetsAt: try w.optional("resets_at").map { (n) throws(DescriptorError) in try timeSpec(n, "resets_at") },
+                    resetsIn: try field("resets_in")))
+        }
+        return LimitRule(match: match, time: time, windows: windows)
+    }
+
+    func identifierLike(_ node: YAMLNode, _ map: MappingReader, _ what: String) throws(DescriptorError) -> String {
+        let text = try map.string(node, what)
+        guard isVariableName(text) else { throw map.error(node, "\(what) must be lowercase letters, digits and '_'") }
+        return text
+    }
+
+    func timeSpec(_ node: YAMLNode, _ what: String) throws(DescriptorError) -> TimeSpec {
+        if case .mapping(let entries) = node.kind, entries.contains(where: { $0.key == "as" }) {
+            let map = try reader(node, what, ["path", "const", "pattern", "as"])
+            let format: TimeFormat = try map.choice(try map.required("as"), "\(what).as")
+            return TimeSpec(value: try valueMapping(map, what), format: format)
+        }
+        return TimeSpec(value: try value(node, what), format: .iso8601)
+    }
+
+    /// A value: `path`, `@name`, a list of alternatives, or `{ path, const, pattern }`.
+    func value(_ node: YAMLNode, _ what: String) throws(DescriptorError) -> ValueSpec {
+        switch node.kind {
+        case .scalar(let text, _):
+            return ValueSpec(alternatives: [try valueSource(text, node, what)], pattern: nil, mark: node.mark)
+        case .sequence(let items):
+            if items.isEmpty { throw DescriptorError(file: file, mark: node.mark, message: "\(what) must not be an empty list") }
+            var alternatives: [ValueSource] = []
+            for item in items {
+                guard case .scalar(let text, _) = item.kind else {
+                    throw DescriptorError(file: file, mark: item.mark, message: "each alternative of \(what) must be a field path or @name")
+                }
+                alternatives.append(try valueSource(text, item, what))
+            }
+            return ValueSpec(alternatives: alternatives, pattern: nil, mark: node.mark)
+        case .mapping:
+            return try valueMapping(try reader(node, what, ["path", "const", "pattern"]), what)
+        }
+    }
+
+    func valueMapping(_ map: MappingReader, _ what: String) throws(DescriptorError) -> ValueSpec {
+        var alternatives: [ValueSource] = []
+        if let node = map.optional("path") {
+            for (text, item) in try map.strings(node, "\(what).path") { alternatives.append(try valueSource(text, item, what)) }
+        }
+        if let node = map.optional("const") {
+            if !alternatives.isEmpty { throw map.error(node, "\(what) takes either path or const, not both") }
+            alternatives.append(.constant(try map.string(node, "\(what).const")))
+        }
+        if alternatives.isEmpty { throw map.error(map.node, "\(what) needs a path or a const") }
+        var pattern: String?
+        if let node = map.optional("pattern") { pattern = try map.regex(node, "\(what).pattern", captures: 1...1) }
+        return ValueSpec(alternatives: alternatives, pattern: pattern, mark: map.node.mark)
+    }
+
+    func valueSource(_ text: String, _ node: YAMLNode, _ what: String) throws(DescriptorError) -> ValueSource {
+        if text == "@key" { return .entryKey }
+        if text.hasPrefix("@") {
+            let name = String(text.dropFirst())
+            guard isVariableName(name) else {
+                throw DescriptorError(file: file, mark: node.mark, message: "'\(text)' in \(what): a carried value is @ followed by its name")
+            }
+            return .variable(name)
+        }
+        return .path(try parseFieldPath(text, at: node, what, file: file))
+    }
+
+    func conditions(_ node: YAMLNode, _ what: String) throws(DescriptorError) -> [Condition] {
+        guard case .mapping(let entries) = node.kind, !entries.isEmpty else {
+            throw DescriptorError(file: file, mark: node.mark, message: "\(what) must map field paths to expected values")
+        }
+        var result: [Condition] = []
+        for entry in entries {
+            let keyNode = YAMLNode(kind: .scalar(entry.key, plain: true), mark: entry.keyMark)
+            let path = try parseFieldPath(entry.key, at: keyNode, what, file: file)
+            switch entry.value.kind {
+            case .scalar:
+                result.append(Condition(path: path, anyOf: [literal(entry.value)], present: nil))
+            case .sequence(let items):
+                if items.isEmpty { throw placeError(entry.value, "\(what).\(entry.key) must not be an empty list") }
+                var literals: [Condition.Literal] = []
+                for item in items {
+                    guard case .scalar = item.kind else { throw placeError(item, "each item of \(what).\(entry.key) must be a plain value") }
+                    literals.append(literal(item))
+                }
+                result.append(Condition(path: path, anyOf: literals, present: nil))
+            case .mapping:
+                let map = try reader(entry.value, "\(what).\(entry.key)", ["present"])
+                result.append(Condition(path: path, anyOf: [], present: try map.bool(try map.required("present"), "present")))
+            }
+        }
+        return result
+    }
+
+    func placeError(_ node: YAMLNode, _ message: String) -> DescriptorError {
+        DescriptorError(file: file, mark: node.mark, message: message)
+    }
+
+    func literal(_ node: YAMLNode) -> Condition.Literal {
+        guard case .scalar(let text, let plain) = node.kind else { return .null }
+        guard plain else { return .string(text) }
+        switch text {
+        case "true": return .bool(true)
+        case "false": return .bool(false)
+        case "null", "~": return .null
+        default:
+            if let integer = Int64(text) { return .integer(integer) }
+            if let number = Double(text), text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) { return .number(number) }
+            return .string(text)
+        }
+    }
+
+    func isVariableName(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= 64 && text.first!.isLetter
+            && text.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }
+    }
+
+    func isReasonName(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= 64 && text.first!.isLetter
+            && text.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }
+    }
+}

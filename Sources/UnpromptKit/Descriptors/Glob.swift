@@ -1,0 +1,191 @@
+/// A relative path pattern: `*` and `?` within one path segment, `[abc]` character sets, `{a,b}`
+/// alternatives, and `**` as a whole segment for any number of directories (including none).
+public struct Glob: Sendable, CustomStringConvertible {
+    enum Segment: Sendable {
+        case anyDepth
+        case pattern([Token])
+    }
+
+    enum Token: Sendable {
+        case literal(Character)
+        case anyRun
+        case anyOne
+        case set([Character], negated: Bool)
+        case alternatives([[Token]])
+    }
+
+    public let text: String
+    let segments: [Segment]
+
+    public var description: String { text }
+
+    /// The leading segments without wildcards: the directory where a walk can start.
+    public var literalPrefix: [String] {
+        var prefix: [String] = []
+        for segment in segments {
+            guard case .pattern(let tokens) = segment else { break }
+            var literal = ""
+            for token in tokens {
+                guard case .literal(let c) = token else { return prefix }
+                literal.append(c)
+            }
+            prefix.append(literal)
+        }
+        // The last segment names files, never a directory to start from.
+        if prefix.count == segments.count { prefix.removeLast() }
+        return prefix
+    }
+
+    /// Whether a match can have more than `literalPrefix.count + 1` segments.
+    public var isRecursive: Bool { segments.contains { if case .anyDepth = $0 { true } else { false } } }
+
+    public static func parse(_ text: String) -> Result<Glob, FieldPathError> {
+        if text.isEmpty { return .failure(FieldPathError(offset: 0, message: "empty glob")) }
+        if text.hasPrefix("/") {
+            return .failure(FieldPathError(offset: 0, message: "a glob is relative to its root; it must not start with '/'"))
+        }
+        var segments: [Segment] = []
+        var offset = 0
+        for part in text.split(separator: "/", omittingEmptySubsequences: false) {
+            let part = String(part)
+            if part.isEmpty { return .failure(FieldPathError(offset: offset, message: "empty path segment in glob")) }
+            if part == "." || part == ".." {
+                return .failure(FieldPathError(offset: offset, message: "'\(part)' is not allowed in a glob"))
+            }
+            if part == "**" {
+                segments.append(.anyDepth)
+            } else if part.contains("**") {
+                return .failure(FieldPathError(offset: offset, message: "'**' must be a whole path segment"))
+            } else {
+                switch parseTokens(Array(part), from: 0, inBraces: false) {
+                case .success(let (tokens, _)): segments.append(.pattern(tokens))
+                case .failure(let error):
+                    return .failure(FieldPathError(offset: offset + error.offset, message: error.message))
+                }
+            }
+            offset += part.count + 1
+        }
+        if case .anyDepth = segments.last {
+            return .failure(FieldPathError(offset: text.count - 2, message: "a glob must end with a file pattern, not '**'"))
+        }
+        return .success(Glob(text: text, segments: segments))
+    }
+
+    private static func parseTokens(_ chars: [Character], from start: Int, inBraces: Bool)
+        -> Result<([Token], Int), FieldPathError>
+    {
+        var tokens: [Token] = []
+        var i = start
+        while i < chars.count {
+            let c = chars[i]
+            switch c {
+            case "*": tokens.append(.anyRun)
+            case "?": tokens.append(.anyOne)
+            case "[":
+                guard let close = chars[(i + 1)...].firstIndex(of: "]"), close > i + 1 else {
+                    return .failure(FieldPathError(offset: i, message: "unclosed '[' in glob"))
+                }
+                var set = Array(chars[(i + 1)..<close])
+                let negated = set.first == "!"
+                if negated { set.removeFirst() }
+                if set.isEmpty { return .failure(FieldPathError(offset: i, message: "empty '[]' in glob")) }
+                tokens.append(.set(set, negated: negated))
+                i = close
+            case "{":
+                var options: [[Token]] = []
+                var next = i + 1
+                var closed = false
+                while !closed {
+                    switch parseTokens(chars, from: next, inBraces: true) {
+                    case .failure(let error): return .failure(error)
+                    case .success(let (option, end)):
+                        guard end < chars.count else {
+                            return .failure(FieldPathError(offset: i, message: "unclosed '{' in glob"))
+                        }
+                        options.append(option)
+                        if chars[end] == "}" {
+                            closed = true
+                            i = end
+                        } else {
+                            next = end + 1
+                        }
+                    }
+                }
+                tokens.append(.alternatives(options))
+            case "," where inBraces, "}" where inBraces:
+                return .success((tokens, i))
+            case "}", "]":
+                return .failure(FieldPathError(offset: i, message: "unexpected '\(c)' in glob"))
+            default:
+                tokens.append(.literal(c))
+            }
+            i += 1
+        }
+        return .success((tokens, i))
+    }
+
+    /// Whether a relative path (segments already split) matches.
+    public func matches(_ pathSegments: [Substring]) -> Bool {
+        Glob.match(segments[...], pathSegments[...])
+    }
+
+    /// Whether a directory at this relative depth could contain a match (to prune walks).
+    public func mayDescend(into pathSegments: [Substring]) -> Bool {
+        Glob.prefixMayMatch(segments[...], pathSegments[...])
+    }
+
+    private static func match(_ globs: ArraySlice<Segment>, _ path: ArraySlice<Substring>) -> Bool {
+        guard let first = globs.first else { return path.isEmpty }
+        switch first {
+        case .anyDepth:
+            var rest = path
+            while true {
+                if match(globs.dropFirst(), rest) { return true }
+                if rest.isEmpty { return false }
+                rest = rest.dropFirst()
+            }
+        case .pattern(let tokens):
+            guard let name = path.first, matchName(tokens[...], Array(name)[...]) else { return false }
+            return match(globs.dropFirst(), path.dropFirst())
+        }
+    }
+
+    private static func prefixMayMatch(_ globs: ArraySlice<Segment>, _ path: ArraySlice<Substring>) -> Bool {
+        guard let name = path.first else { return globs.count > 1 || globs.first.map(isAnyDepth) == true }
+        guard let first = globs.first else { return false }
+        switch first {
+        case .anyDepth: return true
+        case .pattern(let tokens):
+            return globs.count > 1 && matchName(tokens[...], Array(name)[...])
+                && prefixMayMatch(globs.dropFirst(), path.dropFirst())
+        }
+    }
+
+    private static func isAnyDepth(_ segment: Segment) -> Bool {
+        if case .anyDepth = segment { return true }
+        return false
+    }
+
+    private static func matchName(_ tokens: ArraySlice<Token>, _ name: ArraySlice<Character>) -> Bool {
+        guard let token = tokens.first else { return name.isEmpty }
+        let rest = tokens.dropFirst()
+        switch token {
+        case .literal(let c):
+            return name.first == c && matchName(rest, name.dropFirst())
+        case .anyOne:
+            return !name.isEmpty && matchName(rest, name.dropFirst())
+        case .set(let set, let negated):
+            guard let c = name.first, set.contains(c) != negated else { return false }
+            return matchName(rest, name.dropFirst())
+        case .anyRun:
+            var tail = name
+            while true {
+                if matchName(rest, tail) { return true }
+                if tail.isEmpty { return false }
+                tail = tail.dropFirst()
+            }
+        case .alternatives(let options):
+            return options.contains { matchName($0[...] + rest, name) }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+/// An opaque 128-bit hash that names one usage record across files, rewrites and rescans.
+///
+/// It is built from the identity space (normally the tool id) and the values of the descriptor's key
+/// fields, so the key's text never leaves the reader.
+public struct Identity: Sendable, Hashable, CustomStringConvertible {
+    public let high: UInt64
+    public let low: UInt64
+
+    public init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    public var description: String {
+        let hex = String(high, radix: 16) + ":" + String(low, radix: 16)
+        return hex
+    }
+}
+
+/// Builds an `Identity` from a sequence of byte strings. Each part is length-prefixed, so
+/// `["ab", "c"]` and `["a", "bc"]` differ.
+///
+/// Two independent 64-bit lanes (FNV-1a and a multiply-xorshift mix) give 128 bits: not cryptographic,
+/// which identities need not be, but collision-free in practice for the billions of records a person makes.
+public struct IdentityHasher: Sendable {
+    private var a: UInt64 = 0xcbf2_9ce4_8422_2325
+    private var b: UInt64 = 0x9e37_79b9_7f4a_7c15
+
+    public init() {}
+
+    public mutating func combine(_ bytes: UnsafeRawBufferPointer) {
+        combineLength(bytes.count)
+        for byte in bytes { mix(byte) }
+    }
+
+    public mutating func combine(_ string: String) {
+        var copy = string
+        copy.withUTF8 { combine(UnsafeRawBufferPointer($0)) }
+    }
+
+    public mutating func combine(_ value: Int64) {
+        withUnsafeBytes(of: value.littleEndian) { combine($0) }
+    }
+
+    public func finalize() -> Identity {
+        Identity(high: avalanche(a), low: avalanche(b ^ a))
+    }
+
+    private mutating func combineLength(_ n: Int) {
+        var length = UInt64(n)
+        for _ in 0..<8 {
+            mix(UInt8(truncatingIfNeeded: length))
+            length >>= 8
+        }
+    }
+
+    @inline(__always)
+    private mutating func mix(_ byte: UInt8) {
+        a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        b = (b ^ UInt64(byte)) &* 0xff51_afd7_ed55_8ccd
+        b ^= b >> 29
+    }
+
+    private func avalanche(_ x: UInt64) -> UInt64 {
+        var z = x
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,23 @@
+/// A plan-limit reading found in a log: how full one window was at one moment, and when it resets.
+public struct LimitSample: Sendable, Equatable {
+    public let tool: String
+    /// Milliseconds since 1970 of the record that carried the reading.
+    public let time: Int64
+    /// The window's name as the descriptor gives it, e.g. `primary`, `secondary`, `five_hour`.
+    public let window: String
+    public let usedPercent: Double?
+    public let windowMinutes: Int64?
+    /// Milliseconds since 1970 at which the window resets, when known.
+    public let resetsAt: Int64?
+
+    public init(
+        tool: String, time: Int64, window: String, usedPercent: Double?, windowMinutes: Int64?, resetsAt: Int64?
+    ) {
+        self.tool = tool
+        self.time = time
+        self.window = window
+        self.usedPercent = usedPercent
+        self.windowMinutes = windowMinutes
+        self.resetsAt = resetsAt
+    }
+}

@@ -1,0 +1,43 @@
+/// The only thing readers emit: one usage record, as numbers.
+///
+/// It never carries text from a log beyond the tool id and a sanitized model id. `identity` is an opaque
+/// hash used to count a record once however often it is written; `nil` means the record has no key and
+/// counts as it is.
+public struct TokenEvent: Sendable, Equatable {
+    public let tool: String
+    /// Milliseconds since 1970-01-01T00:00:00Z.
+    public let time: Int64
+    public let model: String
+    public let counts: TokenCounts
+    /// A cost in USD written by the tool itself, when it writes one.
+    public let loggedCost: Double?
+    public let identity: Identity?
+    /// Which copy counts when the same identity is seen again.
+    public let keep: KeepRule
+    /// True when the tool's counts are its own estimate rather than the provider's.
+    public let estimated: Bool
+
+    public init(
+        tool: String, time: Int64, model: String, counts: TokenCounts, loggedCost: Double? = nil,
+        identity: Identity? = nil, keep: KeepRule = .first, estimated: Bool = false
+    ) {
+        self.tool = tool
+        self.time = time
+        self.model = model
+        self.counts = counts
+        self.loggedCost = loggedCost
+        self.identity = identity
+        self.keep = keep
+        self.estimated = estimated
+    }
+}
+
+/// Which of several records with one identity counts.
+public enum KeepRule: String, Sendable, CaseIterable {
+    /// The first seen; later copies are duplicates.
+    case first
+    /// The latest seen replaces the earlier one.
+    case last
+    /// A later copy with a larger total replaces the earlier one (streaming snapshots grow).
+    case largest
+}

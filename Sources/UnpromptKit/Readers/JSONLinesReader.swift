@@ -1,0 +1,174 @@
+import Foundation
+internal import CByteScan
+
+/// Reads an appended JSON Lines file from a byte offset, streaming through one reusable buffer.
+///
+/// Contract:
+/// - Only complete lines (ending in `\n`) are consumed; `endOffset` is the end of the last one, so a line
+///   still being written is read whole by the next scan.
+/// - Lines containing none of the prefilter strings are never parsed; the search runs over the whole
+///   buffer with `memmem`, so such lines cost only the newline count.
+/// - Memory is bounded by the longest line (up to `maxLineBytes`; a longer line is skipped and counted),
+///   never by the file.
+/// - An I/O error throws, and the caller must then keep nothing from this read.
+public final class JSONLinesReader {
+    public static let maxLineBytes = 256 << 20
+    static let initialCapacity = 1 << 20
+
+    private let input: CompiledInput
+    private let timeZone: TimeZone
+    private let parser = JSONParser()
+    private var buffer: UnsafeMutableRawPointer
+    private var capacity: Int
+
+    init(input: CompiledInput, timeZone: TimeZone) {
+        self.input = input
+        self.timeZone = timeZone
+        capacity = JSONLinesReader.initialCapacity
+        buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity + JSONParser.padding, alignment: 64)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// Reads `path` from `offset`, continuing `state`.
+    func read(path: String, sourceKey: String, from offset: Int64, state: SourceState) throws(SourceReadError)
+        -> SourceReadResult
+    {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SourceReadError(errno: errno, operation: "open") }
+        defer { close(fd) }
+        if offset > 0, lseek(fd, off_t(offset), SEEK_SET) < 0 {
+            throw SourceReadError(errno: errno, operation: "seek")
+        }
+        var result = SourceReadResult()
+        result.state = state
+        result.endOffset = offset
+        let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey)
+        var filled = 0
+        var discarding = false  // inside a line longer than maxLineBytes
+        var discarded: Int64 = 0  // its bytes dropped so far; consumed only once its newline is seen
+        while true {
+            if filled == capacity {
+                if capacity < JSONLinesReader.maxLineBytes {
+                    grow()
+                } else {
+                    // One line fills the largest buffer: drop what we have and skip to its end.
+                    discarded += Int64(filled)
+                    filled = 0
+                    discarding = true
+                }
+            }
+            let n = Foundation.read(fd, buffer + filled, capacity - filled)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw SourceReadError(errno: errno, operation: "read")
+            }
+            if n == 0 { break }
+            let searchFrom = filled
+            filled += n
+            guard let lastNewline = ubs_memrchr(buffer + searchFrom, 0x0A, filled - searchFrom) else { continue }
+            let end = UnsafeRawPointer(buffer).distance(to: lastNewline) + 1
+            var start = 0
+            if discarding {
+                let firstNewline = memchr(buffer, 0x0A, end)!
+                start = buffer.distance(to: firstNewline) + 1
+                result.lines += 1
+                result.skip("line-too-long", line: result.lines, problem: true)
+                result.endOffset += discarded
+                discarded = 0
+                discarding = false
+            }
+            processLines(from: start, to: end, extractor: extractor, into: &result)
+            result.endOffset += Int64(end)
+            filled -= end
+            if filled > 0 { memmove(buffer, buffer + end, filled) }
+        }
+        return result
+    }
+
+    private func grow() {
+        let bigger = min(capacity * 2, JSONLinesReader.maxLineBytes)
+        let next = UnsafeMutableRawPointer.allocate(byteCount: bigger + JSONParser.padding, alignment: 64)
+        next.copyMemory(from: buffer, byteCount: capacity)
+        buffer.deallocate()
+        buffer = next
+        capacity = bigger
+    }
+
+    /// Processes the complete lines in `buffer[start..<end]` (`end` is just past a newline).
+    private func processLines(
+        from start: Int, to end: Int, extractor: RecordExtractor, into result: inout SourceReadResult
+    ) {
+        var counted = start  // newlines before `counted` are already in result.lines
+        var state = result.state
+        defer { result.state = state }
+        forEachCandidateLine(from: start, to: end) { lineStart, lineEnd in
+            result.lines += ByteCount.count(0x0A, in: UnsafeRawBufferPointer(start: buffer + counted, count: lineStart - counted))
+            counted = lineStart
+            let lineNumber = result.lines + 1
+            let root: JSONRef
+            do {
+                root = try parser.parse(buffer + lineStart, count: lineEnd - lineStart)
+            } catch {
+                if !isBlank(lineStart, lineEnd) { result.skip("malformed-json", line: lineNumber, problem: true) }
+                return
+            }
+            extractor.process(root: root, parser: parser, line: lineNumber, state: &state, into: &result)
+        }
+        result.lines += ByteCount.count(0x0A, in: UnsafeRawBufferPointer(start: buffer + counted, count: end - counted))
+    }
+
+    private func isBlank(_ start: Int, _ end: Int) -> Bool {
+        UnsafeRawBufferPointer(start: buffer + start, count: end - start).allSatisfy {
+            $0 == 0x20 || $0 == 0x09 || $0 == 0x0D
+        }
+    }
+
+    /// Calls `body(lineStart, lineEnd)` in order for each line (newline excluded) containing a prefilter
+    /// string, or for every line when there is no prefilter.
+    private func forEachCandidateLine(from start: Int, to end: Int, _ body: (Int, Int) -> Void) {
+        func lineBounds(around position: Int) -> (Int, Int) {
+            var lineStart = start
+            if position > start, let previous = ubs_memrchr(buffer + start, 0x0A, position - start) {
+                lineStart = UnsafeRawPointer(buffer).distance(to: previous) + 1
+            }
+            let next = memchr(buffer + position, 0x0A, end - position)!
+            return (lineStart, buffer.distance(to: next))
+        }
+        if input.prefilter.isEmpty {
+            var position = start
+            while position < end {
+                let (lineStart, lineEnd) = lineBounds(around: position)
+                body(lineStart, lineEnd)
+                position = lineEnd + 1
+            }
+            return
+        }
+        // One cursor per needle; always take the earliest hit, so lines come in file order and each once.
+        var cursors = input.prefilter.map { nextHit(of: $0, from: start, to: end) }
+        var position = start
+        while let earliest = cursors.compactMap({ $0 }).min() {
+            let (lineStart, lineEnd) = lineBounds(around: earliest)
+            body(lineStart, lineEnd)
+            position = lineEnd + 1
+            for (index, needle) in input.prefilter.enumerated() where (cursors[index] ?? Int.max) < position {
+                cursors[index] = nextHit(of: needle, from: position, to: end)
+            }
+        }
+    }
+
+    private func nextHit(of needle: [UInt8], from position: Int, to end: Int) -> Int? {
+        guard position < end else { return nil }
+        return needle.withUnsafeBytes { n in
+            ubs_memmem(buffer + position, end - position, n.baseAddress!, n.count).map { UnsafeRawPointer(buffer).distance(to: $0) }
+        }
+    }
+}
+
+/// A source that could not be read; nothing from it may be kept.
+public struct SourceReadError: Error, Sendable, CustomStringConvertible {
+    public let errno: Int32
+    public let operation: String
+
+    public var description: String { "\(operation) failed: \(String(cString: strerror(errno)))" }
+}

@@ -1,0 +1,195 @@
+internal import CSimdJSON
+
+/// A JSON pointer (RFC 6901) compiled once from path components, so lookups in the hot loop allocate nothing.
+///
+/// A `.index(n)` component selects the n-th element of an array; applied to an object it
+/// selects the key `"n"`, as RFC 6901 specifies.
+public struct JSONPointer: Sendable, Hashable {
+    public enum Component: Sendable, Hashable {
+        case key(String)
+        /// Must not be negative.
+        case index(Int)
+    }
+
+    public let components: [Component]
+    /// The encoded pointer text, e.g. `/a~1b/0` for `[.key("a/b"), .index(0)]`.
+    private let encoded: [UInt8]
+
+    /// Encodes the components, escaping `~` as `~0` and `/` as `~1` inside keys.
+    public init(_ components: [Component]) {
+        precondition(components.allSatisfy { if case .index(let i) = $0 { i >= 0 } else { true } },
+                     "JSONPointer index must not be negative")
+        self.components = components
+        var encoded: [UInt8] = []
+        for component in components {
+            encoded.append(UInt8(ascii: "/"))
+            switch component {
+            case .key(let key):
+                for byte in key.utf8 {
+                    switch byte {
+                    case UInt8(ascii: "~"): encoded += "~0".utf8
+                    case UInt8(ascii: "/"): encoded += "~1".utf8
+                    default: encoded.append(byte)
+                    }
+                }
+            case .index(let index):
+                encoded += String(index).utf8
+            }
+        }
+        self.encoded = encoded
+    }
+
+    fileprivate func withEncoded<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        encoded.withUnsafeBufferPointer(body)
+    }
+}
+
+/// A node of the most recent parse of one `JSONParser`, to be used only with that parser and only
+/// until it parses again; using it afterwards is a programming error and traps.
+public struct JSONRef: Sendable, Hashable {
+    fileprivate let generation: UInt32
+    fileprivate let handle: UInt32
+}
+
+/// A JSON value. `string` bytes are unescaped UTF-8 owned by the parser, valid until its next parse.
+public enum JSONValue {
+    case null
+    case bool(Bool)
+    /// Integers that fit `Int64`.
+    case int(Int64)
+    /// Integers above `Int64.max`. (A document with an integer outside both types fails to parse.)
+    case uint(UInt64)
+    /// Numbers written with a fraction or exponent, even `1.0`.
+    case double(Double)
+    case string(UnsafeRawBufferPointer)
+    case array(JSONRef)
+    case object(JSONRef)
+}
+
+/// Why a document failed to parse.
+public struct JSONParseError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
+
+/// A reusable simdjson DOM parser. It keeps its buffers between documents, so parsing many
+/// documents with one parser allocates only when a document is larger than any before.
+///
+/// Not thread-safe: keep one per thread (or task), and use its `JSONRef`s and string bytes
+/// only until its next parse. Out-of-memory inside simdjson traps.
+public final class JSONParser {
+    /// Readable bytes that `parse(_:count:)` needs after the input.
+    public static var padding: Int { ujson_padding() }
+
+    private let raw: OpaquePointer
+    /// Incremented by each parse, so refs from older documents are detected.
+    private var generation: UInt32 = 0
+
+    public init() {
+        guard let raw = ujson_parser_new() else { fatalError("JSONParser: out of memory") }
+        self.raw = raw
+    }
+
+    deinit { ujson_parser_free(raw) }
+
+    /// Parses exactly `count` bytes at `base` in place (no copy). `JSONParser.padding` more bytes
+    /// after them must be readable; they are not modified and do not affect the result, so they
+    /// may belong to the next line. Returns the root.
+    public func parse(_ base: UnsafeRawPointer, count: Int) throws(JSONParseError) -> JSONRef {
+        try parse(base, count: count, copy: false)
+    }
+
+    /// Copies `bytes` into a reused, padded internal buffer, then parses them: for small documents,
+    /// and JSON found inside a string field (`bytes` may be a `.string` of this parser's current
+    /// document). Returns the root.
+    public func parse(copying bytes: UnsafeRawBufferPointer) throws(JSONParseError) -> JSONRef {
+        try parse(bytes.baseAddress, count: bytes.count, copy: true)
+    }
+
+    private func parse(_ base: UnsafeRawPointer?, count: Int, copy: Bool) throws(JSONParseError) -> JSONRef {
+        precondition(count >= 0, "JSONParser: negative byte count")
+        generation &+= 1
+        let code = ujson_parse(raw, base?.assumingMemoryBound(to: CChar.self), count, copy)
+        guard code == 0 else { throw JSONParseError(message: String(cString: ujson_error_message(code))) }
+        return JSONRef(generation: generation, handle: 0)
+    }
+
+    /// The value at `pointer` under `ref`, or nil when the path is absent (JSON `null` is `.null`).
+    public func value(at pointer: JSONPointer, in ref: JSONRef) -> JSONValue? {
+        var out = ujson_value()
+        pointer.withEncoded { text in
+            text.withMemoryRebound(to: CChar.self) { check(ujson_at(raw, handle(ref), $0.baseAddress, $0.count, &out)) }
+        }
+        return convert(out)
+    }
+
+    /// The value of `ref` itself; an array or object keeps the same ref.
+    public func value(of ref: JSONRef) -> JSONValue {
+        var out = ujson_value()
+        check(ujson_at(raw, handle(ref), nil, 0, &out))
+        return convert(out)!
+    }
+
+    /// The elements of an array in order, or `[]` if `ref` is not an array.
+    public func elements(of ref: JSONRef) -> [JSONRef] {
+        var first: UInt32 = 0, count = 0
+        check(ujson_array_elements(raw, handle(ref), &first, &count))
+        return (0..<UInt32(count)).map { JSONRef(generation: generation, handle: first + $0) }
+    }
+
+    /// The entries of an object in document order, or `[]` if `ref` is not an object.
+    public func entries(of ref: JSONRef) -> [(key: String, value: JSONRef)] {
+        var first: UInt32 = 0, count = 0
+        var keys: UnsafePointer<ujson_string>?
+        check(ujson_object_entries(raw, handle(ref), &first, &count, &keys))
+        return (0..<count).map { i in
+            (key: String(decoding: bytes(keys![i]), as: UTF8.self),
+             value: JSONRef(generation: generation, handle: first + UInt32(i)))
+        }
+    }
+
+    /// Calls `body` with the minified JSON text of `ref` (e.g. to hash a value). The bytes are
+    /// only valid during `body`.
+    public func withMinifiedJSON<R>(of ref: JSONRef, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        var out = ujson_string()
+        check(ujson_minify(raw, handle(ref), &out))
+        return body(bytes(out))
+    }
+
+    private func handle(_ ref: JSONRef) -> UInt32 {
+        precondition(ref.generation == generation, "JSONRef used after its parser parsed another document")
+        return ref.handle
+    }
+
+    /// Traps on a shim error: out of memory, or a handle out of range (a ref from another parser).
+    private func check(_ code: Int32) {
+        if code != 0 { fatalError("JSONParser: \(String(cString: ujson_error_message(code)))") }
+    }
+
+    private func convert(_ v: ujson_value) -> JSONValue? {
+        switch v.kind {
+        case UJSON_NULL: .null
+        case UJSON_BOOL: .bool(v.boolean)
+        case UJSON_INT64: .int(v.int64)
+        case UJSON_UINT64: .uint(v.uint64)
+        case UJSON_DOUBLE: .double(v.number)
+        case UJSON_STRING: .string(bytes(v.string))
+        case UJSON_ARRAY: .array(JSONRef(generation: generation, handle: v.handle))
+        case UJSON_OBJECT: .object(JSONRef(generation: generation, handle: v.handle))
+        default: nil
+        }
+    }
+
+    private func bytes(_ s: ujson_string) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: s.data, count: s.length)
+    }
+}
+
+/// Byte counting over raw buffers.
+public enum ByteCount {
+    /// The number of bytes in `buffer` equal to `byte` (e.g. newlines in a read buffer).
+    public static func count(_ byte: UInt8, in buffer: UnsafeRawBufferPointer) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        return ujson_count_byte(base.assumingMemoryBound(to: CChar.self), buffer.count, CChar(bitPattern: byte))
+    }
+}

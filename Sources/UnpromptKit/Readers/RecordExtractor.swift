@@ -1,0 +1,288 @@
+import Foundation
+
+/// Everything one read of one source produced: numbers only.
+public struct SourceReadResult: Sendable {
+    public var events: [TokenEvent] = []
+    public var limits: [LimitSample] = []
+    /// Complete lines (or documents, or rows) read.
+    public var lines = 0
+    /// Records matched by a record rule, whether they became events or were skipped.
+    public var records = 0
+    /// Records (or lines) skipped, by reason.
+    public var skipped: [String: Int] = [:]
+    /// The first problems, with their line numbers; `skipped` has the full counts.
+    public var problems: [ReadProblem] = []
+    /// Where the next read starts: the end of the last complete line consumed.
+    public var endOffset: Int64 = 0
+    public var state = SourceState()
+
+    public static let problemLimit = 5
+
+    public init() {}
+
+    mutating func skip(_ reason: String, line: Int, problem: Bool = false) {
+        skipped[reason, default: 0] += 1
+        if problem, problems.count < SourceReadResult.problemLimit {
+            problems.append(ReadProblem(line: line, reason: reason))
+        }
+    }
+}
+
+/// A record that could not be read, named by its line (never by its content).
+public struct ReadProblem: Sendable, Equatable {
+    public let line: Int
+    public let reason: String
+}
+
+/// Applies a descriptor's rules to one parsed line or document: carried values, limit readings and
+/// usage records. It keeps no state of its own; the source's state is passed in.
+struct RecordExtractor {
+    let input: CompiledInput
+    let timeZone: TimeZone
+    /// Hash of the source's path, for identities scoped to one source.
+    let sourceKey: String
+    /// One parser per `decode` field, so decoded JSON never invalidates the outer document's values.
+    private let decodeParsers: [JSONParser]
+
+    init(input: CompiledInput, timeZone: TimeZone, sourceKey: String) {
+        self.input = input
+        self.timeZone = timeZone
+        self.sourceKey = sourceKey
+        let decodeCount = input.records.map(\.decode.count).max() ?? 0
+        decodeParsers = (0..<decodeCount).map { _ in JSONParser() }
+    }
+
+    func process(
+        root: JSONRef, parser: JSONParser, line: Int, state: inout SourceState, into result: inout SourceReadResult
+    ) {
+        let lineContext = RecordContext(
+            parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [])
+        for rule in input.carry where rule.match.allHold(in: lineContext) {
+            for (name, value) in rule.set {
+                if let resolved = value.resolve(in: lineContext) { state.variables[name] = resolved.text }
+            }
+        }
+        let context = RecordContext(
+            parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [])
+        for rule in input.limits where rule.match.allHold(in: context) {
+            readLimits(rule, context, into: &result)
+        }
+        for rule in input.records {
+            if let pointer = rule.selectPointer, let select = rule.select {
+                guard let container = parser.value(at: pointer, in: root) else { continue }
+                var matched = false
+                switch (select.kind, container) {
+                case (.arrayElements, .array(let ref)):
+                    for element in parser.elements(of: ref) {
+                        let c = elementContext(rule, parser, root, element, nil, state.variables)
+                        if rule.match.allHold(in: c) {
+                            matched = true
+                            readRecord(rule, c, line: line, state: &state, into: &result)
+                        }
+                    }
+                case (.objectEntries, .object(let ref)):
+                    for (key, element) in parser.entries(of: ref) {
+                        let c = elementContext(rule, parser, root, element, key, state.variables)
+                        if rule.match.allHold(in: c) {
+                            matched = true
+                            readRecord(rule, c, line: line, state: &state, into: &result)
+                        }
+                    }
+                default: break
+                }
+                if matched { return }
+            } else {
+                let c = elementContext(rule, parser, root, root, nil, state.variables)
+                if rule.match.allHold(in: c) {
+                    readRecord(rule, c, line: line, state: &state, into: &result)
+                    return
+                }
+            }
+        }
+    }
+
+    private func elementContext(
+        _ rule: CompiledRecord, _ parser: JSONParser, _ root: JSONRef, _ element: JSONRef, _ key: String?,
+        _ variables: [String: String]
+    ) -> RecordContext {
+        var context = RecordContext(
+            parser: parser, root: root, element: element, entryKey: key, variables: variables, decoded: [])
+        for (pointer, inner) in zip(rule.decode, decodeParsers) {
+            // A field that is absent, not a string, or not JSON leaves its values absent.
+            guard case .string(let bytes) = parser.value(at: pointer, in: element),
+                let decodedRoot = try? inner.parse(copying: bytes)
+            else {
+                context.decoded.append(nil)
+                continue
+            }
+            context.decoded.append((inner, decodedRoot))
+        }
+        return context
+    }
+
+    private func readRecord(
+        _ rule: CompiledRecord, _ context: RecordContext, line: Int, state: inout SourceState,
+        into result: inout SourceReadResult
+    ) {
+        result.records += 1
+        if let skip = rule.skip.first(where: { $0.when.allHold(in: context) }) {
+            result.skip(skip.reason, line: line)
+            return
+        }
+        guard let timeValue = rule.time.value.resolve(in: context),
+            let time = TimeParsing.milliseconds(timeValue, format: rule.time.format, timeZone: timeZone)
+        else {
+            result.skip("bad-time", line: line, problem: true)
+            return
+        }
+        guard var raw = readTokens(rule.tokens, context) else {
+            result.skip("bad-value", line: line, problem: true)
+            return
+        }
+        if rule.cumulative {
+            let key = rule.cumulativeKey.map { $0.resolve(in: context)?.text ?? "" }.joined(separator: "\u{1F}")
+            if raw.isAbsent {
+                guard let fallback = rule.fallbackTokens, let delta = readTokens(fallback, context), !delta.isAbsent else {
+                    result.skip("no-usage", line: line)
+                    return
+                }
+                raw = delta
+            } else if raw.isZero {
+                // A zeroed total (Codex's context-window fill) is not a reset of the running count.
+                result.skip("zero-usage", line: line)
+                return
+            } else {
+                let previous = state.baselines[key] ?? RawTokens()
+                state.baselines[key] = raw
+                if raw.minus(previous).isZero {
+                    result.skip("unchanged-total", line: line)
+                    return
+                }
+                if raw.wentBackwards(from: previous) {
+                    if let fallback = rule.fallbackTokens, let delta = readTokens(fallback, context), !delta.isAbsent {
+                        raw = delta
+                    }
+                } else {
+                    raw = raw.minus(previous)
+                }
+            }
+        } else if raw.isAbsent {
+            result.skip("no-usage", line: line)
+            return
+        }
+        let counts = normalize(raw, rule, context)
+        if counts.isZero {
+            result.skip("zero-usage", line: line)
+            return
+        }
+        let model = rule.model?.resolve(in: context).map { ModelID.sanitize($0.text) } ?? ModelID.unknown
+        result.events.append(
+            TokenEvent(
+                tool: input.tool, time: time, model: model, counts: counts,
+                loggedCost: rule.cost?.resolve(in: context)?.double, identity: identity(rule, context),
+                keep: rule.keep, estimated: rule.estimated))
+    }
+
+    /// The token fields, or nil when one of them holds something that is not a count.
+    private func readTokens(_ tokens: CompiledTokens, _ context: RecordContext) -> RawTokens? {
+        var raw = RawTokens()
+        var valid = true
+        func read(_ value: CompiledValue?) -> Int64? {
+            guard let value, let found = value.resolve(in: context) else { return nil }
+            guard let count = found.count else {
+                valid = false
+                return nil
+            }
+            return count
+        }
+        raw.input = read(tokens.input)
+        raw.output = read(tokens.output)
+        raw.cacheRead = read(tokens.cacheRead)
+        raw.cacheWrite = read(tokens.cacheWrite)
+        raw.cacheWrite5m = read(tokens.cacheWrite5m)
+        raw.cacheWrite1h = read(tokens.cacheWrite1h)
+        raw.reasoning = read(tokens.reasoning)
+        return valid ? raw : nil
+    }
+
+    /// Applies the tool's counting rules, giving disjoint counts.
+    private func normalize(_ raw: RawTokens, _ rule: CompiledRecord, _ context: RecordContext) -> TokenCounts {
+        let cacheRead = max(raw.cacheRead ?? 0, 0)
+        let write1h = max(raw.cacheWrite1h ?? 0, 0)
+        let write5m = max(raw.cacheWrite5m ?? ((raw.cacheWrite ?? 0) - write1h), 0)
+        let reasoning = max(raw.reasoning ?? 0, 0)
+        var input = max(raw.input ?? 0, 0)
+        var output = max(raw.output ?? 0, 0)
+        let cache = cacheRead + write5m + write1h
+        let includesCache: Bool
+        switch rule.counting.inputIncludesCache {
+        case .always(let value): includesCache = value
+        case .conditional(_, let then, let otherwise):
+            includesCache = rule.countingConditions.input.allHold(in: context) ? then : otherwise
+        case .auto: includesCache = input >= cache
+        }
+        if includesCache { input = max(input - cache, 0) }
+        let outputIncludesReasoning: Bool
+        switch rule.counting.outputIncludesReasoning {
+        case .always(let value): outputIncludesReasoning = value
+        case .conditional(_, let then, let otherwise):
+            outputIncludesReasoning = rule.countingConditions.reasoning.allHold(in: context) ? then : otherwise
+        case .auto: outputIncludesReasoning = true
+        }
+        if !outputIncludesReasoning { output += reasoning }
+        return TokenCounts(
+            input: input, cacheRead: cacheRead, cacheWrite5m: write5m, cacheWrite1h: write1h, output: output,
+            reasoning: reasoning)
+    }
+
+    private func identity(_ rule: CompiledRecord, _ context: RecordContext) -> Identity? {
+        guard rule.hasIdentity else { return nil }
+        for key in [rule.identityKey, rule.identityFallback] where !key.isEmpty {
+            let values = key.map { $0.resolve(in: context) }
+            guard values.allSatisfy({ $0 != nil }) else { continue }
+            var hasher = IdentityHasher()
+            hasher.combine(input.identitySpace)
+            if rule.identityScope == .source { hasher.combine(sourceKey) }
+            for value in values { value!.hash(into: &hasher) }
+            return hasher.finalize()
+        }
+        return nil
+    }
+
+    private func readLimits(_ rule: CompiledLimit, _ context: RecordContext, into result: inout SourceReadResult) {
+        guard let spec = rule.time, let timeValue = spec.value.resolve(in: context),
+            let time = TimeParsing.milliseconds(timeValue, format: spec.format, timeZone: timeZone)
+        else { return }
+        for window in rule.windows {
+            guard let used = window.usedPercent?.resolve(in: context)?.double else { continue }
+            var resetsAt: Int64?
+            if let at = window.resetsAt, let value = at.value.resolve(in: context) {
+                resetsAt = TimeParsing.milliseconds(value, format: at.format, timeZone: timeZone)
+            } else if let seconds = window.resetsIn?.resolve(in: context)?.double, seconds.isFinite {
+                resetsAt = time + Int64((seconds * 1000).rounded())
+            }
+            result.limits.append(
+                LimitSample(
+                    tool: input.tool, time: time, window: window.name, usedPercent: used,
+                    windowMinutes: window.windowMinutes?.resolve(in: context)?.count, resetsAt: resetsAt))
+        }
+    }
+}
+
+/// Model ids as stored and shown: only the characters model ids use, so nothing else from a log can ride
+/// along in this one free-text field.
+enum ModelID {
+    static let unknown = "unknown"
+
+    static func sanitize(_ text: String) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let allowed = trimmed.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2E || byte == 0x5F || byte == 0x2D || byte == 0x3A || byte == 0x40 || byte == 0x2B
+                || byte == 0x2F
+        }
+        guard allowed, !trimmed.isEmpty, trimmed.utf8.count <= 100, !trimmed.hasPrefix("/"), !trimmed.contains("//")
+        else { return unknown }
+        return trimmed
+    }
+}

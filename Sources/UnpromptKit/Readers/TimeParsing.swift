@@ -1,0 +1,116 @@
+import Foundation
+
+/// Turns a record's time value into milliseconds since 1970 (UTC), in the format the descriptor declares.
+enum TimeParsing {
+    static func milliseconds(_ value: FieldValue, format: TimeFormat, timeZone: TimeZone) -> Int64? {
+        switch format {
+        case .epochSeconds:
+            guard let seconds = value.double, seconds.isFinite, seconds >= 0, seconds < 1e11 else { return nil }
+            return Int64((seconds * 1000).rounded())
+        case .epochMilliseconds:
+            guard let ms = value.double, ms.isFinite, ms >= 0, ms < 1e14 else { return nil }
+            return Int64(ms.rounded())
+        case .iso8601:
+            return iso8601(value.text)
+        case .local:
+            guard let wall = wallClock(value.text) else { return nil }
+            return fromWallClock(wall, in: timeZone)
+        }
+    }
+
+    /// `YYYY-MM-DDTHH:MM[:SS[.fff…]]` followed by `Z` or `±HH:MM`; a space may stand for `T`.
+    static func iso8601(_ text: String) -> Int64? {
+        let b = Array(text.utf8)
+        guard b.count >= 16, b[4] == 45, b[7] == 45, b[10] == 84 || b[10] == 32 || b[10] == 116, b[13] == 58,
+            let year = digits(b, 0, 4), let month = digits(b, 5, 2), let day = digits(b, 8, 2),
+            let hour = digits(b, 11, 2), let minute = digits(b, 14, 2)
+        else { return nil }
+        var i = 16
+        var second: Int64 = 0
+        var millis: Int64 = 0
+        if i < b.count, b[i] == 58 {
+            guard let s = digits(b, i + 1, 2) else { return nil }
+            second = s
+            i += 3
+            if i < b.count, b[i] == 46 || b[i] == 44 {
+                i += 1
+                var scale: Int64 = 100
+                let start = i
+                while i < b.count, b[i] >= 48, b[i] <= 57 {
+                    millis += Int64(b[i] - 48) * scale
+                    scale /= 10
+                    i += 1
+                }
+                if i == start { return nil }
+            }
+        }
+        var offsetSeconds: Int64 = 0
+        if i < b.count {
+            switch b[i] {
+            case 90, 122: i += 1
+            case 43, 45:
+                let sign: Int64 = b[i] == 43 ? 1 : -1
+                guard let oh = digits(b, i + 1, 2) else { return nil }
+                var j = i + 3
+                if j < b.count, b[j] == 58 { j += 1 }
+                guard let om = digits(b, j, 2) else { return nil }
+                offsetSeconds = sign * (oh * 3600 + om * 60)
+                i = j + 2
+            default: return nil
+            }
+        } else {
+            return nil  // a time without a zone is not an instant; descriptors say `as: local` for those
+        }
+        guard i == b.count, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        let seconds = daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        return seconds * 1000 + millis
+    }
+
+    struct WallClock {
+        let year, month, day, hour, minute, second: Int64
+    }
+
+    /// `YYYY-MM-DD HH:MM:SS`, as Aider writes its session headers.
+    static func wallClock(_ text: String) -> WallClock? {
+        let b = Array(text.utf8)
+        guard b.count == 19, b[4] == 45, b[7] == 45, b[10] == 32 || b[10] == 84, b[13] == 58, b[16] == 58,
+            let year = digits(b, 0, 4), let month = digits(b, 5, 2), let day = digits(b, 8, 2),
+            let hour = digits(b, 11, 2), let minute = digits(b, 14, 2), let second = digits(b, 17, 2),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        return WallClock(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+    }
+
+    /// The instant a wall-clock time names in a zone. In a DST gap or overlap the earlier offset wins, so
+    /// the same text always gives the same instant.
+    static func fromWallClock(_ wall: WallClock, in zone: TimeZone) -> Int64 {
+        let naive = daysFromCivil(wall.year, wall.month, wall.day) * 86_400 + wall.hour * 3600 + wall.minute * 60
+            + wall.second
+        var offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(naive))))
+        offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(naive - offset))))
+        return (naive - offset) * 1000
+    }
+
+    private static func digits(_ b: [UInt8], _ start: Int, _ count: Int) -> Int64? {
+        guard start + count <= b.count else { return nil }
+        var value: Int64 = 0
+        for i in start..<(start + count) {
+            let c = b[i]
+            guard c >= 48, c <= 57 else { return nil }
+            value = value * 10 + Int64(c - 48)
+        }
+        return value
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(_ year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+
+/// A field path compiled for the parser: the JSON pointer to look up, and where to start.
+struct CompiledPath {
+    let pointer: JSONPointer
+    let fromRoot: Bool
+    /// When the path runs through a `decode` field: the index of that field, and the pointer inside it.
+    let decoded: (index: Int, inner: JSONPointer)?
+}
+
+/// A value read from a record, before it is turned into a number, a time or a string.
+enum FieldValue {
+    case bytes(UnsafeRawBufferPointer)
+    case text(String)
+    case integer(Int64)
+    case number(Double)
+    case bool(Bool)
+    case composite(JSONRef, JSONParser)
+    case null
+}
+
+/// Reads values out of one record: the element being read, the line or document it came from, carried
+/// values and the key of a selected object entry. It borrows the parsers, and is only valid until they parse again.
+struct RecordContext {
+    let parser: JSONParser
+    let root: JSONRef
+    let element: JSONRef
+    let entryKey: String?
+    let variables: [String: String]
+    /// Parsed `decode` fields, by index; nil where the field is absent or not JSON.
+    var decoded: [(JSONParser, JSONRef)?]
+
+    func lookup(_ path: CompiledPath) -> FieldValue? {
+        if let decodedPath = path.decoded {
+            guard let (inner, ref) = decoded[decodedPath.index] else { return nil }
+            return inner.value(at: decodedPath.inner, in: ref).map { FieldValue($0, inner) }
+        }
+        return parser.value(at: path.pointer, in: path.fromRoot ? root : element).map { FieldValue($0, parser) }
+    }
+}
+
+extension FieldValue {
+    init(_ value: JSONValue, _ parser: JSONParser) {
+        switch value {
+        case .null: self = .null
+        case .bool(let b): self = .bool(b)
+        case .int(let i): self = .integer(i)
+        case .uint(let u): self = u <= UInt64(Int64.max) ? .integer(Int64(u)) : .number(Double(u))
+        case .double(let d): self = .number(d)
+        case .string(let bytes): self = .bytes(bytes)
+        case .array(let ref), .object(let ref): self = .composite(ref, parser)
+        }
+    }
+
+    var isNull: Bool { if case .null = self { true } else { false } }
+
+    /// The value as text: strings as they are, numbers in decimal, objects and arrays as minified JSON.
+    var text: String {
+        switch self {
+        case .bytes(let bytes): return String(decoding: bytes, as: UTF8.self)
+        case .text(let text): return text
+        case .integer(let i): return String(i)
+        case .number(let d): return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+        case .bool(let b): return b ? "true" : "false"
+        case .composite(let ref, let parser):
+            return parser.withMinifiedJSON(of: ref) { String(decoding: $0, as: UTF8.self) }
+        case .null: return "null"
+        }
+    }
+
+    /// Feeds the value to an identity hash without building a String for plain strings.
+    func hash(into hasher: inout IdentityHasher) {
+        switch self {
+        case .bytes(let bytes): hasher.combine(bytes)
+        case .composite(let ref, let parser): parser.withMinifiedJSON(of: ref) { hasher.combine($0) }
+        default: hasher.combine(text)
+        }
+    }
+
+    /// A non-negative whole count: integers, integral floats and decimal strings. Nil for anything else.
+    var count: Int64? {
+        switch self {
+        case .integer(let i): return i >= 0 ? i : nil
+        case .number(let d): return d >= 0 && d == d.rounded() && d < 9e18 ? Int64(d) : nil
+        case .bytes, .text: return Int64(text).flatMap { $0 >= 0 ? $0 : nil }
+        default: return nil
+        }
+    }
+
+    var double: Double? {
+        switch self {
+        case .integer(let i): return Double(i)
+        case .number(let d): return d
+        case .bytes, .text: return Double(text)
+        default: return nil
+        }
+    }
+
+    func equals(_ literal: Condition.Literal) -> Bool {
+        switch (self, literal) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.integer(let a), .number(let b)): return Double(a) == b
+        case (.number(let a), .integer(let b)): return a == Double(b)
+        case (.number(let a), .number(let b)): return a == b
+        case (.bytes(let bytes), .string(let s)):
+            var expected = s
+            return expected.withUTF8 { $0.count == bytes.count && memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+        case (.text(let t), .string(let s)): return t == s
+        default: return false
+        }
+    }
+}
+
+/// A value spec compiled: alternatives tried in order, then an optional capture.
+struct CompiledValue {
+    enum Source {
+        case path(CompiledPath)
+        case variable(String)
+        case entryKey
+        case constant(String)
+    }
+
+    let alternatives: [Source]
+    let pattern: NSRegularExpression?
+
+    /// The first present, non-null alternative, then the pattern's first capture (nil when it does not match).
+    func resolve(in context: RecordContext) -> FieldValue? {
+        var found: FieldValue?
+        for source in alternatives {
+            switch source {
+            case .path(let path):
+                if let value = context.lookup(path), !value.isNull { found = value }
+            case .variable(let name):
+                if let value = context.variables[name] { found = .text(value) }
+            case .entryKey:
+                if let key = context.entryKey { found = .text(key) }
+            case .constant(let text):
+                found = .text(text)
+            }
+            if found != nil { break }
+        }
+        guard let value = found, let pattern else { return found }
+        let text = value.text
+        let range = NSRange(text.startIndex..., in: text)
+        guard let match = pattern.firstMatch(in: text, range: range), match.numberOfRanges > 1,
+            let capture = Range(match.range(at: 1), in: text)
+        else { return nil }
+        return .text(String(text[capture]))
+    }
+}
+
+struct CompiledCondition {
+    let path: CompiledPath
+    let anyOf: [Condition.Literal]
+    let present: Bool?
+
+    func holds(in context: RecordContext) -> Bool {
+        let value = context.lookup(path)
+        if let present {
+            let isPresent = value.map { !$0.isNull } ?? false
+            return isPresent == present
+        }
+        guard let value else { return false }
+        return anyOf.contains { value.equals($0) }
+    }
+}
+
+extension Array where Element == CompiledCondition {
+    func allHold(in context: RecordContext) -> Bool {
+        allSatisfy { $0.holds(in: context) }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// One file found for a descriptor input.
+public struct DiscoveredSource: Sendable {
+    public let path: String
+    public let device: UInt64
+    public let inode: UInt64
+    public let size: Int64
+}
+
+/// A directory that exists but could not be listed. Reported, never silently treated as empty.
+public struct DiscoveryProblem: Sendable, Equatable {
+    public let reason: String
+}
+
+/// Finds the files a descriptor input names: each root expanded, walked from the glob's fixed prefix, and
+/// matched. A file reached twice (two roots, or a link) is listed once, by device and inode. Symbolic links
+/// to files are followed; links to directories are not, so a walk cannot loop.
+public struct SourceDiscovery {
+    public let environment: [String: String]
+    public let home: String
+    /// Replaces every source's root, for `--root DIR`.
+    public let rootOverride: String?
+
+    public init(environment: [String: String], home: String, rootOverride: String? = nil) {
+        self.environment = environment
+        self.home = home
+        self.rootOverride = rootOverride
+    }
+
+    public func sources(for input: Input) -> (sources: [DiscoveredSource], problems: [DiscoveryProblem]) {
+        var found: [DiscoveredSource] = []
+        var problems: [DiscoveryProblem] = []
+        var seen = Set<[UInt64]>()
+        for spec in input.sources {
+            let roots = rootOverride.map { [$0] } ?? RootTemplate.expand(spec.root, environment: environment, home: home)
+            for root in roots {
+                var walker = Walker(spec: spec, root: root)
+                walker.walk()
+                problems += walker.problems
+                for source in walker.found where seen.insert([source.device, source.inode]).inserted {
+                    found.append(source)
+                }
+            }
+        }
+        found.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        return (found, problems)
+    }
+}
+
+private struct Walker {
+    let spec: SourceSpec
+    let root: String
+    var found: [DiscoveredSource] = []
+    var problems: [DiscoveryProblem] = []
+
+    init(spec: SourceSpec, root: String) {
+        self.spec = spec
+        self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
+    }
+
+    mutating func walk() {
+        let prefix = spec.glob.literalPrefix
+        let start = ([root] + prefix).joined(separator: "/")
+        var info = stat()
+        guard stat(start, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return }
+        visit(directory: start, relative: prefix.map { Substring($0) })
+    }
+
+    private mutating func visit(directory: String, relative: [Substring]) {
+        guard let handle = opendir(directory) else {
+            if errno != ENOENT { problems.append(DiscoveryProblem(reason: "cannot list a directory: \(String(cString: strerror(errno)))")) }
+            return
+        }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        for name in names {
+            let path = directory + "/" + name
+            let segments = relative + [Substring(name)]
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            var kind = info.st_mode & S_IFMT
+            if kind == S_IFLNK {
+                guard stat(path, &info) == 0 else { continue }
+                kind = info.st_mode & S_IFMT
+                if kind == S_IFDIR { continue }
+            }
+            if kind == S_IFDIR {
+                if let maxDepth = spec.maxDepth, segments.count > maxDepth { continue }
+                if spec.glob.mayDescend(into: segments) { visit(directory: path, relative: segments) }
+            } else if kind == S_IFREG, spec.glob.matches(segments), !spec.exclude.contains(where: { $0.matches(segments) }) {
+                found.append(
+                    DiscoveredSource(
+                        path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size)))
+            }
+        }
+    }
+}

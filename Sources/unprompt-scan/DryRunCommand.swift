@@ -1,0 +1,84 @@
+import Foundation
+import UnpromptKit
+
+/// `unprompt-scan --dry-run [--reader ID]… [--root DIR] [--json] [PATH…]`: reads with the descriptors and
+/// prints what would be counted. It writes nothing anywhere.
+enum DryRunCommand {
+    static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
+        let wanted = arguments.all("--reader")
+        var descriptors = catalog.descriptors
+        if !wanted.isEmpty {
+            for id in wanted where !descriptors.contains(where: { $0.id == id }) {
+                throw UsageError("no reader named '\(id)'; `unprompt-scan readers list` shows them")
+            }
+            descriptors = descriptors.filter { wanted.contains($0.id) }
+        }
+        let paths = arguments.words
+        if !paths.isEmpty, descriptors.count != 1 {
+            throw UsageError("with file paths, name exactly one reader with --reader ID")
+        }
+        let discovery = SourceDiscovery(
+            environment: environment, home: NSHomeDirectory(), rootOverride: try arguments.single("--root"))
+        let dryRun = DryRun(discovery: discovery)
+        let reports = descriptors.map { dryRun.run($0, explicitPaths: paths) }
+        if arguments.has("--json") {
+            print(JSON.object([("readers", .array(reports.map(json)))]).text)
+        } else {
+            for (descriptor, report) in zip(descriptors, reports) { print(text(report, name: descriptor.name)) }
+        }
+        return reports.contains { $0.failedSources > 0 } ? .sourcesUnreadable : .success
+    }
+
+    static func json(_ report: ReaderReport) -> JSON {
+        .object([
+            ("id", .string(report.id)),
+            ("sources", .int(report.sources)),
+            ("lines", .int(report.lines)),
+            ("records", .int(report.records)),
+            ("events", .int(report.totals.events)),
+            ("skipped", .object(report.skipped.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
+            ("totals", CountsFormat.json(report.totals.total)),
+            ("byModel", .object(report.totals.byModel.sorted { $0.key < $1.key }.map { ($0.key, CountsFormat.json($0.value)) })),
+            ("byDay", .object(report.totals.byDay.sorted { $0.key < $1.key }.map { (CountsFormat.date($0.key), CountsFormat.json($0.value)) })),
+            ("limits", .array(report.latestLimits.map(LimitFormat.json))),
+            ("limitSamples", .int(report.limitSamples)),
+            ("problems", .array(report.problems.map { problem in
+                .object([("source", .int(problem.source)), ("line", .int(problem.line)), ("reason", .string(problem.reason))])
+            })),
+        ])
+    }
+
+    static func text(_ report: ReaderReport, name: String) -> String {
+        var lines: [String] = []
+        lines.append("\(report.id) (\(name))")
+        lines.append(
+            "  sources \(CountsFormat.grouped(report.sources)) · lines \(CountsFormat.grouped(report.lines)) · records \(CountsFormat.grouped(report.records)) · events \(CountsFormat.grouped(report.totals.events))")
+        let skipped = report.skipped.sorted { $0.key < $1.key }.map { "\($0.key) \(CountsFormat.grouped($0.value))" }
+        lines.append("  skipped: " + (skipped.isEmpty ? "none" : skipped.joined(separator: ", ")))
+        if !report.problems.isEmpty {
+            lines.append("  first problems (sources are numbered in sorted order; paths are never printed):")
+            for problem in report.problems {
+                let place = problem.source == 0 ? "discovery" : "source \(problem.source), line \(problem.line)"
+                lines.append("    \(place): \(problem.reason)")
+            }
+        }
+        var table = TextTable(header: ["", "input", "output", "cache read", "cache write 5m", "cache write 1h", "reasoning"])
+        table.add(["total"] + CountsFormat.columns(report.totals.total))
+        if !report.totals.byModel.isEmpty {
+            table.add(["by model"])
+            for (model, counts) in report.totals.byModel.sorted(by: { $0.key < $1.key }) {
+                table.add(["  " + model] + CountsFormat.columns(counts))
+            }
+            table.add(["by UTC day"])
+            for (day, counts) in report.totals.byDay.sorted(by: { $0.key < $1.key }) {
+                table.add(["  " + CountsFormat.date(day)] + CountsFormat.columns(counts))
+            }
+        }
+        lines += table.render().map { "  " + $0 }
+        if report.limitSamples > 0 {
+            lines.append("  limits (\(CountsFormat.grouped(report.limitSamples)) samples; latest per window):")
+            for sample in report.latestLimits { lines.append("    " + LimitFormat.text(sample)) }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

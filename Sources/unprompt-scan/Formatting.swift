@@ -1,0 +1,96 @@
+import Foundation
+import UnpromptKit
+
+/// The one way token counts are written, in text and JSON alike.
+enum CountsFormat {
+    static func json(_ counts: TokenCounts) -> JSON {
+        .object([
+            ("input", .integer(counts.input)), ("output", .integer(counts.output)),
+            ("cacheRead", .integer(counts.cacheRead)), ("cacheWrite5m", .integer(counts.cacheWrite5m)),
+            ("cacheWrite1h", .integer(counts.cacheWrite1h)), ("reasoning", .integer(counts.reasoning)),
+        ])
+    }
+
+    static func columns(_ counts: TokenCounts) -> [String] {
+        [counts.input, counts.output, counts.cacheRead, counts.cacheWrite5m, counts.cacheWrite1h, counts.reasoning]
+            .map { grouped(Int($0)) }
+    }
+
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var output = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { output += "," }
+            output.append(digit)
+        }
+        return (value < 0 ? "-" : "") + output
+    }
+
+    /// `YYYY-MM-DD` of a day number (days since 1970-01-01).
+    static func date(_ day: Int64) -> String {
+        let z = day + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        return String(format: "%04lld-%02lld-%02lld", y, m, d)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ` of milliseconds since 1970.
+    static func instant(_ milliseconds: Int64) -> String {
+        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        let millis = milliseconds - seconds * 1000
+        let day = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let inDay = seconds - day * 86_400
+        return date(day)
+            + String(format: "T%02lld:%02lld:%02lld.%03lldZ", inDay / 3600, inDay % 3600 / 60, inDay % 60, millis)
+    }
+}
+
+enum LimitFormat {
+    static func json(_ sample: LimitSample) -> JSON {
+        .object([
+            ("window", .string(sample.window)),
+            ("time", .string(CountsFormat.instant(sample.time))),
+            ("usedPercent", sample.usedPercent.map { .number($0) } ?? .null),
+            ("windowMinutes", sample.windowMinutes.map { .integer($0) } ?? .null),
+            ("resetsAt", sample.resetsAt.map { .string(CountsFormat.instant($0)) } ?? .null),
+        ])
+    }
+
+    static func text(_ sample: LimitSample) -> String {
+        var parts = ["\(sample.window):"]
+        if let used = sample.usedPercent { parts.append(String(format: "%.1f%% used", used)) }
+        if let minutes = sample.windowMinutes { parts.append("of a \(minutes)-minute window") }
+        if let reset = sample.resetsAt { parts.append("· resets \(CountsFormat.instant(reset))") }
+        parts.append("· read at \(CountsFormat.instant(sample.time))")
+        return parts.joined(separator: " ")
+    }
+}
+
+/// Columns padded to their widest cell: the first left-aligned, numbers right-aligned.
+struct TextTable {
+    private var rows: [[String]]
+
+    init(header: [String]) { rows = [header] }
+
+    mutating func add(_ row: [String]) { rows.append(row) }
+
+    func render() -> [String] {
+        let columns = rows.map(\.count).max() ?? 0
+        var widths = [Int](repeating: 0, count: columns)
+        for row in rows where row.count > 1 {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        return rows.map { row in
+            row.enumerated().map { index, cell in
+                let pad = String(repeating: " ", count: max(0, widths[index] - cell.count))
+                return index == 0 ? cell + pad : pad + cell
+            }.joined(separator: "  ")
+        }
+    }
+}

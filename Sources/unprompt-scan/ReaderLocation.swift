@@ -1,0 +1,39 @@
+import Foundation
+import UnpromptKit
+
+/// Where descriptors are looked for, first match wins for the built-in set:
+/// `--readers-dir DIR`, else `$UNPROMPT_READERS_DIR`, else `share/unprompt-scan/readers` beside an installed
+/// binary, else `readers/` of the checkout the binary was built from. A person's own descriptors in
+/// `${XDG_CONFIG_HOME:-~/.config}/unprompt/readers` are always added.
+enum ReaderLocation {
+    static func directories(flag: String?, environment: [String: String]) -> [String] {
+        var result: [String] = []
+        if let flag {
+            result.append(flag)
+        } else if let fromEnvironment = environment["UNPROMPT_READERS_DIR"], !fromEnvironment.isEmpty {
+            result.append(fromEnvironment)
+        } else if let builtIn = builtInDirectory() {
+            result.append(builtIn)
+        }
+        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (NSHomeDirectory() + "/.config")
+        let personal = config + "/unprompt/readers"
+        var isDirectory: ObjCBool = false
+        if flag == nil, FileManager.default.fileExists(atPath: personal, isDirectory: &isDirectory), isDirectory.boolValue {
+            result.append(personal)
+        }
+        return result
+    }
+
+    /// An installed binary finds `share/unprompt-scan/readers` beside its `bin/`; a binary built from a
+    /// checkout finds that checkout's `readers/` (its source path is known at compile time).
+    private static func builtInDirectory() -> String? {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let installed = executable.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("share/unprompt-scan/readers").path
+        if FileManager.default.fileExists(atPath: installed) { return installed }
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("readers").path
+        return FileManager.default.fileExists(atPath: checkout) ? checkout : nil
+    }
+}

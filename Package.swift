@@ -36,12 +36,15 @@ let package = Package(
         .testTarget(
             name: "UnpromptKitTests",
             dependencies: ["UnpromptKit"]),
+        .target(
+            name: "UnpromptTestSupport"),
+        // Both run the built binary, as a person would.
         .testTarget(
             name: "ReaderFixtureTests",
-            dependencies: ["UnpromptKit"]),
+            dependencies: ["unprompt-scan", "UnpromptTestSupport"]),
         .testTarget(
             name: "CLITests",
-            dependencies: ["UnpromptKit"]),
+            dependencies: ["unprompt-scan", "UnpromptTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -48,7 +48,7 @@ public struct Glob: Sendable, CustomStringConvertible {
         var offset = 0
         for part in text.split(separator: "/", omittingEmptySubsequences: false) {
             let part = String(part)
-            if part.isEmpty { return .failure(FieldPathError(offset: offset, message: "empty path segment in glob")) }
+            if part.isEmpty { return .failure(FieldPathError(offset: offset, message: "empty path segment")) }
             if part == "." || part == ".." {
                 return .failure(FieldPathError(offset: offset, message: "'\(part)' is not allowed in a glob"))
             }
@@ -83,12 +83,12 @@ public struct Glob: Sendable, CustomStringConvertible {
             case "?": tokens.append(.anyOne)
             case "[":
                 guard let close = chars[(i + 1)...].firstIndex(of: "]"), close > i + 1 else {
-                    return .failure(FieldPathError(offset: i, message: "unclosed '[' in glob"))
+                    return .failure(FieldPathError(offset: i, message: "unclosed '['"))
                 }
                 var set = Array(chars[(i + 1)..<close])
                 let negated = set.first == "!"
                 if negated { set.removeFirst() }
-                if set.isEmpty { return .failure(FieldPathError(offset: i, message: "empty '[]' in glob")) }
+                if set.isEmpty { return .failure(FieldPathError(offset: i, message: "empty '[]'")) }
                 tokens.append(.set(set, negated: negated))
                 i = close
             case "{":
@@ -100,7 +100,7 @@ public struct Glob: Sendable, CustomStringConvertible {
                     case .failure(let error): return .failure(error)
                     case .success(let (option, end)):
                         guard end < chars.count else {
-                            return .failure(FieldPathError(offset: i, message: "unclosed '{' in glob"))
+                            return .failure(FieldPathError(offset: i, message: "unclosed '{'"))
                         }
                         options.append(option)
                         if chars[end] == "}" {
@@ -115,7 +115,7 @@ public struct Glob: Sendable, CustomStringConvertible {
             case "," where inBraces, "}" where inBraces:
                 return .success((tokens, i))
             case "}", "]":
-                return .failure(FieldPathError(offset: i, message: "unexpected '\(c)' in glob"))
+                return .failure(FieldPathError(offset: i, message: "unexpected '\(c)'"))
             default:
                 tokens.append(.literal(c))
             }

@@ -97,7 +97,7 @@ struct MappingReader {
         case .failure(let problem):
             throw DescriptorError(
                 file: file, mark: markInside(node, offset: problem.offset),
-                message: "bad glob '\(text)' in \(what): \(problem.message)")
+                message: "bad \(what) '\(text)': \(problem.message)")
         }
     }
 

@@ -37,7 +37,12 @@ public struct DryRun {
         var report = ReaderReport(id: descriptor.id)
         var deduplicator = Deduplicator()
         var latest: [String: LimitSample] = [:]
-        for input in descriptor.inputs where input.format == .jsonl {
+        for input in descriptor.inputs {
+            guard input.format == .jsonl else {
+                // Said, not skipped silently: the descriptor is valid, but this version cannot read it yet.
+                report.problems.append((0, 0, "the \(input.format.rawValue) format has no reader in this version; this input was not read"))
+                continue
+            }
             let sources: [String]
             if explicitPaths.isEmpty {
                 let (found, problems) = discovery.sources(for: input)

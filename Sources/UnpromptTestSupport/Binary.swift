@@ -1,0 +1,97 @@
+import Foundation
+
+/// Runs the built `unprompt-scan` as a person would, for tests that check what it prints.
+public enum Binary {
+    public struct Output: Sendable {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
+    }
+
+    /// The binary built beside the test bundle.
+    public static var path: String {
+        #if os(macOS)
+            let products = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }!.bundleURL
+                .deletingLastPathComponent()
+        #else
+            let products = Bundle.main.bundleURL
+        #endif
+        return products.appendingPathComponent("unprompt-scan").path
+    }
+
+    /// Runs with `arguments`, an environment that names no real tool home, and no standard input.
+    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var base = ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent-home", "UNPROMPT_READERS_DIR": Repository.readers]
+        base.merge(environment) { $1 }
+        process.environment = base
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes before waiting, so a large output cannot block the child.
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+/// Paths inside the checkout the tests were built from.
+public enum Repository {
+    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+    public static var readers: String { root + "/readers" }
+    public static var fixtures: String { root + "/Fixtures" }
+    /// `shared/` sits beside the checkout, for developers and CI alike.
+    public static var sharedBench: String { root + "/../shared/bench" }
+}
+
+/// Parsed JSON reduced to values that compare exactly: every number as a Double (token counts fit).
+public indirect enum JSONTree: Equatable, CustomStringConvertible {
+    case object([String: JSONTree])
+    case array([JSONTree])
+    case string(String)
+    case number(Double)
+    case null
+
+    public init(parsing text: String) throws {
+        self.init(try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]))
+    }
+
+    public init(contentsOf path: String) throws {
+        self.init(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)), options: []))
+    }
+
+    public init(_ value: Any) {
+        switch value {
+        case let object as [String: Any]: self = .object(object.mapValues(JSONTree.init))
+        case let array as [Any]: self = .array(array.map(JSONTree.init))
+        case let string as String: self = .string(string)
+        case let number as NSNumber: self = .number(number.doubleValue)
+        default: self = .null
+        }
+    }
+
+    public subscript(key: String) -> JSONTree? {
+        if case .object(let object) = self { return object[key] }
+        return nil
+    }
+
+    public var description: String {
+        switch self {
+        case .object(let object):
+            return "{" + object.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
+        case .array(let array): return "[" + array.map(\.description).joined(separator: ",") + "]"
+        case .string(let string): return "\"\(string)\""
+        case .number(let number): return number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+        case .null: return "null"
+        }
+    }
+}

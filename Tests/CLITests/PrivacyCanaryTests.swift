@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import UnpromptTestSupport
+
+/// Fixtures plant the marker `CANARY` in paths, working directories, branch names, prompts and tool output.
+/// None of its bytes may reach any output, in text or JSON.
+struct PrivacyCanaryTests {
+    static let marker = "CANARY"
+
+    /// Every fixture case folder, with the readers it belongs to.
+    static var cases: [(tool: String, directory: String)] {
+        var result: [(String, String)] = []
+        for tool in try! FileManager.default.contentsOfDirectory(atPath: Repository.fixtures).sorted()
+        where !tool.hasPrefix(".") {
+            let toolDirectory = Repository.fixtures + "/" + tool
+            for name in try! FileManager.default.contentsOfDirectory(atPath: toolDirectory).sorted() where !name.hasPrefix(".") {
+                result.append((tool, toolDirectory + "/" + name))
+            }
+        }
+        return result
+    }
+
+    @Test func fixturesReallyCarryCanaries() throws {
+        for (tool, directory) in Self.cases {
+            let files = FileManager.default.enumerator(atPath: directory)!.allObjects as! [String]
+            let inPaths = files.contains { $0.contains(Self.marker) }
+            let inContent = try files.contains { file in
+                var isDirectory: ObjCBool = false
+                FileManager.default.fileExists(atPath: directory + "/" + file, isDirectory: &isDirectory)
+                guard !isDirectory.boolValue, file != "expected.json", file != "README.md" else { return false }
+                return try String(contentsOfFile: directory + "/" + file, encoding: .utf8).contains(Self.marker)
+            }
+            #expect(inContent, "\(tool) case \(directory) plants no canary in its logs")
+            _ = inPaths
+        }
+        let pathCanaries = Self.cases.filter { (_, directory) in
+            (FileManager.default.enumerator(atPath: directory)!.allObjects as! [String]).contains { $0.contains(Self.marker) }
+        }
+        #expect(!pathCanaries.isEmpty, "no fixture plants a canary in a path")
+    }
+
+    @Test func noCanaryReachesDryRunOutput() throws {
+        #expect(!Self.cases.isEmpty)
+        for (tool, directory) in Self.cases {
+            for format in [[], ["--json"]] {
+                let output = try Binary.run(["--dry-run", "--reader", tool, "--root", directory] + format)
+                #expect(!output.stdout.contains(Self.marker), "\(tool) \(directory) \(format): canary in stdout")
+                #expect(!output.stderr.contains(Self.marker), "\(tool) \(directory) \(format): canary in stderr")
+            }
+        }
+    }
+
+    @Test func noCanaryReachesOutputWhenPathsAreGivenExplicitly() throws {
+        for (tool, directory) in Self.cases {
+            let files = (FileManager.default.enumerator(atPath: directory)!.allObjects as! [String])
+                .filter { $0.hasSuffix(".jsonl") }.map { directory + "/" + $0 }
+            guard !files.isEmpty else { continue }
+            let output = try Binary.run(["--dry-run", "--reader", tool, "--json"] + files)
+            #expect(!(output.stdout + output.stderr).contains(Self.marker), "\(tool) \(directory): canary in output")
+        }
+    }
+}

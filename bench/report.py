@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""Helpers for bench/run.sh (standard library only).
+
+  report.py check KIND OURS.json EXPECTED.json [AIBURN.json]
+      KIND is claude or codex. Compares our dry-run totals with the generator's expected totals
+      (exactly, in total and by model) and prints aiburn's totals beside ours for information.
+      Exit 1 on a mismatch.
+  report.py hyperfine HYPERFINE.json
+      Prints "ours_mean aiburn_mean" (seconds) from a hyperfine export with commands named ours and aiburn.
+  report.py rss TIME_V_OUTPUT...
+      Prints the median "Maximum resident set size" of GNU time -v outputs, in KiB.
+  report.py summary OUT.json META.json ROW.json...
+      Prints the summary table and writes OUT.json.
+"""
+import json
+import statistics
+import sys
+
+FIELDS = ["input", "output", "cacheRead", "cacheWrite5m", "cacheWrite1h", "reasoning"]
+
+
+def expected_claude(e):
+    """Claude `dedup` counts in our field names (Claude logs carry no separate reasoning count)."""
+    return {
+        "input": e["input_tokens"],
+        "output": e["output_tokens"],
+        "cacheRead": e["cache_read_input_tokens"],
+        "cacheWrite5m": e["ephemeral_5m_input_tokens"],
+        "cacheWrite1h": e["ephemeral_1h_input_tokens"],
+        "reasoning": 0,
+    }
+
+
+def expected_codex(e):
+    """Codex `true` counts: input is uncached input, output includes reasoning, no cache writes."""
+    return {
+        "input": e["input_tokens"] - e["cached_input_tokens"],
+        "output": e["output_tokens"],
+        "cacheRead": e["cached_input_tokens"],
+        "cacheWrite5m": 0,
+        "cacheWrite1h": 0,
+        "reasoning": e["reasoning_output_tokens"],
+    }
+
+
+def diff(label, ours, want):
+    out = []
+    for f in FIELDS:
+        got = ours.get(f, 0) if ours is not None else None
+        if got != want[f]:
+            out.append("  %s %s: ours %s, expected %s" % (label, f, got, want[f]))
+    return out
+
+
+def fmt(n):
+    return "{:,}".format(n)
+
+
+def check(kind, ours_path, expected_path, aiburn_path=None):
+    with open(ours_path) as f:
+        ours_doc = json.load(f)
+    with open(expected_path) as f:
+        exp_doc = json.load(f)
+    reader_id = "claude-code" if kind == "claude" else "codex"
+    readers = [r for r in ours_doc.get("readers", []) if r.get("id") == reader_id]
+    if len(readers) != 1:
+        print("  MISMATCH: no single reader %r in our output" % reader_id)
+        return 1
+    ours = readers[0]
+    if kind == "claude":
+        section, conv, count_key = exp_doc["dedup"], expected_claude, "messages"
+        section_name = "dedup"
+    else:
+        section, conv, count_key = exp_doc["true"], expected_codex, "events"
+        section_name = "true"
+
+    problems = []
+    want_total = conv(section["total"])
+    problems += diff("total", ours.get("totals", {}), want_total)
+    if ours.get("events") != section["total"][count_key]:
+        problems.append("  total events: ours %s, expected %s (%s)" % (ours.get("events"), section["total"][count_key], count_key))
+    ours_models = ours.get("byModel", {})
+    exp_models = section["by_model"]
+    for model in sorted(set(ours_models) | set(exp_models)):
+        if model not in exp_models:
+            problems.append("  model %s: ours has it, expected has not" % model)
+        elif model not in ours_models:
+            problems.append("  model %s: expected has it, ours has not" % model)
+        else:
+            problems += diff("model %s" % model, ours_models[model], conv(exp_models[model]))
+
+    # By UTC day: informational only (the brief asks for total and by model).
+    day_note = ""
+    exp_days = section.get("by_day_utc")
+    if isinstance(exp_days, dict) and isinstance(ours.get("byDay"), dict):
+        bad = [d for d in sorted(set(exp_days) | set(ours["byDay"]))
+               if d not in exp_days or d not in ours["byDay"] or diff("", ours["byDay"][d], conv(exp_days[d]))]
+        day_note = "by UTC day (information): %s" % ("all %d days equal" % len(exp_days) if not bad
+                                                    else "%d of %d days differ, first %s" % (len(bad), len(exp_days), bad[0]))
+
+    t = ours.get("totals", {})
+    print("  ours:     sources %s, lines %s, events %s, skipped %s" % (
+        fmt(ours.get("sources", 0)), fmt(ours.get("lines", 0)), fmt(ours.get("events", 0)),
+        json.dumps(ours.get("skipped", {}), separators=(",", ":"))))
+    if day_note:
+        print("  " + day_note)
+
+    if aiburn_path:
+        try:
+            with open(aiburn_path) as f:
+                ab = json.load(f)
+            a = {"input": 0, "output": 0, "cache": 0}
+            for g in ab.get("groups", []):
+                for k in a:
+                    a[k] += int(g.get(k, 0) or 0)
+            ocache = t.get("cacheRead", 0) + t.get("cacheWrite5m", 0) + t.get("cacheWrite1h", 0)
+            rows = [("input", t.get("input", 0), a["input"]), ("output", t.get("output", 0), a["output"]),
+                    ("cache (read+write)", ocache, a["cache"])]
+            print("  beside aiburn (information):")
+            print("    %-20s %18s %18s" % ("", "ours", "aiburn"))
+            for name, o, b in rows:
+                print("    %-20s %18s %18s  %s" % (name, fmt(o), fmt(b), "=" if o == b else "differs"))
+        except Exception as e:  # informative only
+            print("  aiburn totals unreadable: %s" % e)
+
+    if problems:
+        print("  MISMATCH against expected_totals.json (%s):" % section_name)
+        for p in problems[:40]:
+            print(p)
+        if len(problems) > 40:
+            print("  … %d more" % (len(problems) - 40))
+        return 1
+    print("  OK: equal to expected_totals.json `%s` in total (%s events) and for all %d models" % (
+        section_name, fmt(ours.get("events", 0)), len(exp_models)))
+    return 0
+
+
+def hyperfine(path):
+    with open(path) as f:
+        doc = json.load(f)
+    by = {r["command"]: r for r in doc["results"]}
+    print("%.6f %.6f %.6f %.6f %.6f %.6f" % (
+        by["ours"]["mean"], by["aiburn"]["mean"], by["ours"]["stddev"] or 0, by["aiburn"]["stddev"] or 0,
+        by["ours"]["median"], by["aiburn"]["median"]))
+    return 0
+
+
+def rss(paths):
+    values = []
+    for p in paths:
+        with open(p) as f:
+            for line in f:
+                if "Maximum resident set size" in line:
+                    values.append(int(line.rsplit(":", 1)[1]))
+    if len(values) != len(paths):
+        print("rss: no 'Maximum resident set size' in some of %s" % paths, file=sys.stderr)
+        return 1
+    print(int(statistics.median(values)))
+    return 0
+
+
+def summary(out_path, meta_path, row_paths):
+    with open(meta_path) as f:
+        meta = json.load(f)
+    rows = []
+    for p in row_paths:
+        with open(p) as f:
+            rows.append(json.load(f))
+
+    def s(x, nd=3):
+        return "-" if x is None else ("%.*f" % (nd, x))
+
+    header = ("tree", "ours s", "aiburn s", "ratio", "ours RSS MB", "aiburn RSS MB")
+    lines = [header]
+    for r in rows:
+        lines.append((r["tree"], s(r.get("ours_mean_s")), s(r.get("aiburn_mean_s")), s(r.get("ratio"), 2),
+                      s(r.get("ours_rss_mb"), 1), s(r.get("aiburn_rss_mb"), 1)))
+    widths = [max(len(l[i]) for l in lines) for i in range(len(header))]
+    print()
+    print("Summary (wall: hyperfine mean, warm page cache; RSS: median of 3 GNU time -v runs, MB = MiB)")
+    for i, l in enumerate(lines):
+        print("  " + "  ".join((c.ljust(widths[j]) if j == 0 else c.rjust(widths[j])) for j, c in enumerate(l)))
+        if i == 0:
+            print("  " + "  ".join("-" * w for w in widths))
+
+    goals = meta.get("goals", {})
+    notes = []
+    for r in rows:
+        if r.get("ratio") is not None:
+            ok = r["ratio"] <= goals.get("ratio_max", 0.6)
+            notes.append("%s: ratio %.2f, goal <= %.2f: %s" % (r["tree"], r["ratio"], goals.get("ratio_max", 0.6), "met" if ok else "MISSED"))
+        if r.get("ours_rss_mb") is not None:
+            ok = r["ours_rss_mb"] <= goals.get("rss_mb_max", 40)
+            notes.append("%s: ours RSS %.1f MB, goal <= %d MB: %s" % (r["tree"], r["ours_rss_mb"], goals.get("rss_mb_max", 40), "met" if ok else "MISSED"))
+    by_tree = {r["tree"]: r for r in rows}
+    flat = None
+    big, small = by_tree.get("claude-300"), by_tree.get("claude-30")
+    if big and small and big.get("ours_rss_mb") and small.get("ours_rss_mb"):
+        flat = big["ours_rss_mb"] / small["ours_rss_mb"]
+        notes.append("RSS flat with corpus size: ours %.1f MB on 300 MB vs %.1f MB on 30 MB (x%.2f for 10x the data)" % (
+            big["ours_rss_mb"], small["ours_rss_mb"], flat))
+    print()
+    print("Goals (information only, never a failure):")
+    for n in notes:
+        print("  " + n)
+
+    doc = dict(meta)
+    doc["rows"] = rows
+    doc["rss_300_over_30"] = flat
+    doc["goal_notes"] = notes
+    with open(out_path, "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    print()
+    print("Written: %s" % out_path)
+    return 0
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    cmd = argv[1]
+    if cmd == "check" and len(argv) in (5, 6):
+        return check(argv[2], argv[3], argv[4], argv[5] if len(argv) == 6 else None)
+    if cmd == "hyperfine" and len(argv) == 3:
+        return hyperfine(argv[2])
+    if cmd == "rss" and len(argv) >= 3:
+        return rss(argv[2:])
+    if cmd == "summary" and len(argv) >= 4:
+        return summary(argv[2], argv[3], argv[4:])
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what the build needs when it is missing: pkg-config, libyaml, SQLite and simdjson headers.
+# Debian/Ubuntu use apt-get (as root, or through sudo); macOS uses Homebrew.
+set -euo pipefail
+
+modules=(yaml-0.1 sqlite3 simdjson)
+missing=0
+command -v pkg-config >/dev/null 2>&1 || missing=1
+if [ "$missing" = 0 ]; then
+  for m in "${modules[@]}"; do pkg-config --exists "$m" || missing=1; done
+fi
+[ "$missing" = 0 ] && exit 0
+
+case "$(uname -s)" in
+  Linux)
+    sudo=""
+    [ "$(id -u)" = 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq pkg-config libyaml-dev libsqlite3-dev libsimdjson-dev
+    ;;
+  Darwin)
+    brew install pkg-config libyaml sqlite simdjson
+    ;;
+  *)
+    echo "install pkg-config, libyaml, sqlite3 and simdjson development files, then retry" >&2
+    exit 1
+    ;;
+esac

@@ -58,8 +58,8 @@ enum DryRunCommand {
         if !report.problems.isEmpty {
             lines.append("  first problems (sources are numbered in sorted order; paths are never printed):")
             for problem in report.problems {
-                let place = problem.source == 0 ? "discovery" : "source \(problem.source), line \(problem.line)"
-                lines.append("    \(place): \(problem.reason)")
+                let place = problem.source == 0 ? "" : "source \(problem.source), line \(problem.line): "
+                lines.append("    \(place)\(problem.reason)")
             }
         }
         var table = TextTable(header: ["", "input", "output", "cache read", "cache write 5m", "cache write 1h", "reasoning"])

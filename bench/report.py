@@ -5,8 +5,9 @@
       KIND is claude or codex. Compares our dry-run totals with the generator's expected totals
       (exactly, in total and by model) and prints aiburn's totals beside ours for information.
       Exit 1 on a mismatch.
-  report.py hyperfine HYPERFINE.json
-      Prints "ours_mean aiburn_mean" (seconds) from a hyperfine export with commands named ours and aiburn.
+  report.py hyperfine HYPERFINE.json...
+      Pools the run times of the commands named ours and aiburn over hyperfine exports and prints, in seconds,
+      "mean stddev median min runs" for ours, then the same for aiburn.
   report.py rss TIME_V_OUTPUT...
       Prints the median "Maximum resident set size" of GNU time -v outputs, in KiB.
   report.py summary OUT.json META.json ROW.json...
@@ -135,13 +136,18 @@ def check(kind, ours_path, expected_path, aiburn_path=None):
     return 0
 
 
-def hyperfine(path):
-    with open(path) as f:
-        doc = json.load(f)
-    by = {r["command"]: r for r in doc["results"]}
-    print("%.6f %.6f %.6f %.6f %.6f %.6f" % (
-        by["ours"]["mean"], by["aiburn"]["mean"], by["ours"]["stddev"] or 0, by["aiburn"]["stddev"] or 0,
-        by["ours"]["median"], by["aiburn"]["median"]))
+def hyperfine(paths):
+    """Pools the run times of the commands named ours and aiburn over one or more hyperfine exports."""
+    times = {"ours": [], "aiburn": []}
+    for path in paths:
+        with open(path) as f:
+            for r in json.load(f)["results"]:
+                times[r["command"]].extend(r["times"])
+    out = []
+    for name in ("ours", "aiburn"):
+        t = times[name]
+        out += [statistics.mean(t), statistics.stdev(t) if len(t) > 1 else 0.0, statistics.median(t), min(t), len(t)]
+    print(" ".join(str(x) for x in out))
     return 0
 
 
@@ -223,8 +229,8 @@ def main(argv):
     cmd = argv[1]
     if cmd == "check" and len(argv) in (5, 6):
         return check(argv[2], argv[3], argv[4], argv[5] if len(argv) == 6 else None)
-    if cmd == "hyperfine" and len(argv) == 3:
-        return hyperfine(argv[2])
+    if cmd == "hyperfine" and len(argv) >= 3:
+        return hyperfine(argv[2:])
     if cmd == "rss" and len(argv) >= 3:
         return rss(argv[2:])
     if cmd == "summary" and len(argv) >= 4:

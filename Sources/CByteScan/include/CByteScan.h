@@ -2,8 +2,14 @@
 #define CBYTESCAN_H
 #include <stddef.h>
 
-/* glibc's memrchr and memmem are GNU extensions that Swift's Glibc module does not export. */
+/* glibc's memrchr is a GNU extension that Swift's Glibc module does not export. */
 const void *ubs_memrchr(const void *haystack, int byte, size_t length);
-const void *ubs_memmem(const void *haystack, size_t length, const void *needle, size_t needle_length);
+
+/* The first occurrence of `needle` in `haystack`, or NULL.
+ * Candidates are found 16 or 32 bytes at a time by comparing two of the needle's bytes, at offsets
+ * `probe1` < `probe2` (choose rare ones: quotes and spaces are everywhere in JSON), then checked whole.
+ * On CPUs without SSE2 it falls back to memmem. */
+const void *ubs_find(const void *haystack, size_t length, const void *needle, size_t needle_length,
+                     size_t probe1, size_t probe2);
 
 #endif

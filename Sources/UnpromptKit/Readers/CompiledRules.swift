@@ -2,7 +2,7 @@ import Foundation
 
 /// A descriptor input with every path turned into a JSON pointer and every pattern compiled, once,
 /// before the first line is read.
-struct CompiledInput {
+final class CompiledInput {
     let tool: String
     let identitySpace: String
     let prefilter: [[UInt8]]
@@ -36,35 +36,81 @@ struct CompiledInput {
     }
 }
 
-struct CompiledCarry {
+// The compiled rules are classes: the hot loop passes them by reference instead of copying (and
+// retaining) every field of a large struct.
+
+final class CompiledCarry {
     let match: [CompiledCondition]
     let set: [(String, CompiledValue)]
+
+    init(match: [CompiledCondition], set: [(String, CompiledValue)]) {
+        self.match = match
+        self.set = set
+    }
 }
 
-struct CompiledTime {
+final class CompiledTime {
     let value: CompiledValue
     let format: TimeFormat
+
+    init(value: CompiledValue, format: TimeFormat) {
+        self.value = value
+        self.format = format
+    }
 }
 
-struct CompiledLimit {
+final class CompiledLimit {
     let match: [CompiledCondition]
     let time: CompiledTime?
     let windows: [CompiledWindow]
+
+    init(match: [CompiledCondition], time: CompiledTime?, windows: [CompiledWindow]) {
+        self.match = match
+        self.time = time
+        self.windows = windows
+    }
 }
 
-struct CompiledWindow {
+final class CompiledWindow {
     let name: String
     let usedPercent: CompiledValue?
     let windowMinutes: CompiledValue?
     let resetsAt: CompiledTime?
     let resetsIn: CompiledValue?
+
+    init(
+        name: String, usedPercent: CompiledValue?, windowMinutes: CompiledValue?, resetsAt: CompiledTime?,
+        resetsIn: CompiledValue?
+    ) {
+        self.name = name
+        self.usedPercent = usedPercent
+        self.windowMinutes = windowMinutes
+        self.resetsAt = resetsAt
+        self.resetsIn = resetsIn
+    }
 }
 
-struct CompiledTokens {
+final class CompiledTokens {
+    /// `tokens_at` (or `fallback_at`): looked up once per record; the fields are read relative to it.
+    let base: CompiledPath?
     let input, output, cacheRead, cacheWrite, cacheWrite5m, cacheWrite1h, reasoning: CompiledValue?
+
+    init(
+        base: CompiledPath?, input: CompiledValue?, output: CompiledValue?, cacheRead: CompiledValue?, cacheWrite: CompiledValue?,
+        cacheWrite5m: CompiledValue?, cacheWrite1h: CompiledValue?, reasoning: CompiledValue?
+    ) {
+        self.base = base
+        self.input = input
+        self.output = output
+        self.cacheRead = cacheRead
+        self.cacheWrite = cacheWrite
+        self.cacheWrite5m = cacheWrite5m
+        self.cacheWrite1h = cacheWrite1h
+        self.reasoning = reasoning
+    }
 }
 
-struct CompiledRecord {
+final class CompiledRecord {
     let name: String
     let match: [CompiledCondition]
     let select: Selection?
@@ -158,20 +204,13 @@ private func compile(_ condition: Condition, decode: [FieldPath]) -> CompiledCon
     CompiledCondition(path: compile(condition.path, decode: decode), anyOf: condition.anyOf, present: condition.present)
 }
 
-/// Token fields, each path placed under `base` when the descriptor gives `tokens_at` or `fallback_at`.
+/// Token fields, read relative to `base` when the descriptor gives `tokens_at` or `fallback_at`. The base
+/// may run through a `decode` field; the fields below it are plain paths.
 private func compileTokens(_ spec: TokenSpec, under base: FieldPath?, decode: [FieldPath]) -> CompiledTokens {
-    func field(_ value: ValueSpec?) -> CompiledValue? {
-        guard let value else { return nil }
-        guard let base else { return compile(value, decode: decode) }
-        let rebased = ValueSpec(
-            alternatives: value.alternatives.map { source in
-                guard case .path(let path) = source, !path.fromRoot else { return source }
-                return .path(
-                    FieldPath(components: base.components + path.components, fromRoot: base.fromRoot, text: "\(base).\(path)"))
-            }, pattern: value.pattern, mark: value.mark)
-        return compile(rebased, decode: decode)
-    }
+    let fieldDecode = base == nil ? decode : []
+    func field(_ value: ValueSpec?) -> CompiledValue? { value.map { compile($0, decode: fieldDecode) } }
     return CompiledTokens(
+        base: base.map { compile($0, decode: decode) },
         input: field(spec.input), output: field(spec.output), cacheRead: field(spec.cacheRead),
         cacheWrite: field(spec.cacheWrite), cacheWrite5m: field(spec.cacheWrite5m),
         cacheWrite1h: field(spec.cacheWrite1h), reasoning: field(spec.reasoning))

@@ -7,7 +7,7 @@ internal import CByteScan
 /// - Only complete lines (ending in `\n`) are consumed; `endOffset` is the end of the last one, so a line
 ///   still being written is read whole by the next scan.
 /// - Lines containing none of the prefilter strings are never parsed; the search runs over the whole
-///   buffer with `memmem`, so such lines cost only the newline count.
+///   buffer with a SIMD scan (`Needle`), so such lines cost only the newline count.
 /// - Memory is bounded by the longest line (up to `maxLineBytes`; a longer line is skipped and counted),
 ///   never by the file.
 /// - An I/O error throws, and the caller must then keep nothing from this read.
@@ -16,6 +16,7 @@ public final class JSONLinesReader {
     static let initialCapacity = 1 << 20
 
     private let input: CompiledInput
+    private let needles: [Needle]
     private let timeZone: TimeZone
     private let parser = JSONParser()
     private var buffer: UnsafeMutableRawPointer
@@ -23,6 +24,7 @@ public final class JSONLinesReader {
 
     init(input: CompiledInput, timeZone: TimeZone) {
         self.input = input
+        needles = input.prefilter.map(Needle.init)
         self.timeZone = timeZone
         capacity = JSONLinesReader.initialCapacity
         buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity + JSONParser.padding, alignment: 64)
@@ -135,7 +137,7 @@ public final class JSONLinesReader {
             let next = memchr(buffer + position, 0x0A, end - position)!
             return (lineStart, buffer.distance(to: next))
         }
-        if input.prefilter.isEmpty {
+        if needles.isEmpty {
             var position = start
             while position < end {
                 let (lineStart, lineEnd) = lineBounds(around: position)
@@ -145,23 +147,21 @@ public final class JSONLinesReader {
             return
         }
         // One cursor per needle; always take the earliest hit, so lines come in file order and each once.
-        var cursors = input.prefilter.map { nextHit(of: $0, from: start, to: end) }
+        var cursors = needles.map { nextHit(of: $0, from: start, to: end) }
         var position = start
         while let earliest = cursors.compactMap({ $0 }).min() {
             let (lineStart, lineEnd) = lineBounds(around: earliest)
             body(lineStart, lineEnd)
             position = lineEnd + 1
-            for (index, needle) in input.prefilter.enumerated() where (cursors[index] ?? Int.max) < position {
+            for (index, needle) in needles.enumerated() where (cursors[index] ?? Int.max) < position {
                 cursors[index] = nextHit(of: needle, from: position, to: end)
             }
         }
     }
 
-    private func nextHit(of needle: [UInt8], from position: Int, to end: Int) -> Int? {
+    private func nextHit(of needle: Needle, from position: Int, to end: Int) -> Int? {
         guard position < end else { return nil }
-        return needle.withUnsafeBytes { n in
-            ubs_memmem(buffer + position, end - position, n.baseAddress!, n.count).map { UnsafeRawPointer(buffer).distance(to: $0) }
-        }
+        return needle.firstOffset(in: buffer + position, count: end - position).map { position + $0 }
     }
 }
 

@@ -56,14 +56,16 @@ struct RecordExtractor {
         root: JSONRef, parser: JSONParser, line: Int, state: inout SourceState, into result: inout SourceReadResult
     ) {
         let lineContext = RecordContext(
-            parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [])
+            parser: parser, root: root, element: root, elementParser: parser, entryKey: nil,
+            variables: state.variables, decoded: [])
         for rule in input.carry where rule.match.allHold(in: lineContext) {
             for (name, value) in rule.set {
                 if let resolved = value.resolve(in: lineContext) { state.variables[name] = resolved.text }
             }
         }
         let context = RecordContext(
-            parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [])
+            parser: parser, root: root, element: root, elementParser: parser, entryKey: nil,
+            variables: state.variables, decoded: [])
         for rule in input.limits where rule.match.allHold(in: context) {
             readLimits(rule, context, into: &result)
         }
@@ -106,7 +108,8 @@ struct RecordExtractor {
         _ variables: [String: String]
     ) -> RecordContext {
         var context = RecordContext(
-            parser: parser, root: root, element: element, entryKey: key, variables: variables, decoded: [])
+            parser: parser, root: root, element: element, elementParser: parser, entryKey: key,
+            variables: variables, decoded: [])
         for (pointer, inner) in zip(rule.decode, decodeParsers) {
             // A field that is absent, not a string, or not JSON leaves its values absent.
             guard case .string(let bytes) = parser.value(at: pointer, in: element),
@@ -184,8 +187,13 @@ struct RecordExtractor {
     }
 
     /// The token fields, or nil when one of them holds something that is not a count.
-    private func readTokens(_ tokens: CompiledTokens, _ context: RecordContext) -> RawTokens? {
+    private func readTokens(_ tokens: CompiledTokens, _ record: RecordContext) -> RawTokens? {
         var raw = RawTokens()
+        var context = record
+        if let base = tokens.base {
+            guard let scoped = record.scoped(to: base) else { return raw }
+            context = scoped
+        }
         var valid = true
         func read(_ value: CompiledValue?) -> Int64? {
             guard let value, let found = value.resolve(in: context) else { return nil }
@@ -270,19 +278,22 @@ struct RecordExtractor {
 }
 
 /// Model ids as stored and shown: only the characters model ids use, so nothing else from a log can ride
-/// along in this one free-text field.
+/// along in this one free-text field. Pure byte checks: this runs once per record, on every core.
 enum ModelID {
     static let unknown = "unknown"
 
     static func sanitize(_ text: String) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let allowed = trimmed.utf8.allSatisfy { byte in
+        var bytes = Substring(text).utf8[...]
+        while bytes.first == 0x20 { bytes = bytes.dropFirst() }
+        while bytes.last == 0x20 { bytes = bytes.dropLast() }
+        let allowed = bytes.allSatisfy { byte in
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
                 || byte == 0x2E || byte == 0x5F || byte == 0x2D || byte == 0x3A || byte == 0x40 || byte == 0x2B
                 || byte == 0x2F
         }
-        guard allowed, !trimmed.isEmpty, trimmed.utf8.count <= 100, !trimmed.hasPrefix("/"), !trimmed.contains("//")
+        guard allowed, !bytes.isEmpty, bytes.count <= 100, bytes.first != 0x2F,
+            !zip(bytes, bytes.dropFirst()).contains(where: { $0 == 0x2F && $1 == 0x2F })
         else { return unknown }
-        return trimmed
+        return String(Substring(bytes))
     }
 }

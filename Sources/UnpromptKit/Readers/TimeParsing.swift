@@ -11,7 +11,9 @@ enum TimeParsing {
             guard let ms = value.double, ms.isFinite, ms >= 0, ms < 1e14 else { return nil }
             return Int64(ms.rounded())
         case .iso8601:
-            return iso8601(value.text)
+            if case .bytes(let bytes) = value { return iso8601(bytes) }
+            var text = value.text
+            return text.withUTF8 { iso8601(UnsafeRawBufferPointer($0)) }
         case .local:
             guard let wall = wallClock(value.text) else { return nil }
             return fromWallClock(wall, in: timeZone)
@@ -20,7 +22,11 @@ enum TimeParsing {
 
     /// `YYYY-MM-DDTHH:MM[:SS[.fff…]]` followed by `Z` or `±HH:MM`; a space may stand for `T`.
     static func iso8601(_ text: String) -> Int64? {
-        let b = Array(text.utf8)
+        var copy = text
+        return copy.withUTF8 { iso8601(UnsafeRawBufferPointer($0)) }
+    }
+
+    static func iso8601(_ b: UnsafeRawBufferPointer) -> Int64? {
         guard b.count >= 16, b[4] == 45, b[7] == 45, b[10] == 84 || b[10] == 32 || b[10] == 116, b[13] == 58,
             let year = digits(b, 0, 4), let month = digits(b, 5, 2), let day = digits(b, 8, 2),
             let hour = digits(b, 11, 2), let minute = digits(b, 14, 2)
@@ -93,6 +99,10 @@ enum TimeParsing {
     }
 
     private static func digits(_ b: [UInt8], _ start: Int, _ count: Int) -> Int64? {
+        b.withUnsafeBytes { digits($0, start, count) }
+    }
+
+    private static func digits(_ b: UnsafeRawBufferPointer, _ start: Int, _ count: Int) -> Int64? {
         guard start + count <= b.count else { return nil }
         var value: Int64 = 0
         for i in start..<(start + count) {

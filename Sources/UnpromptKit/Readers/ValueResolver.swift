@@ -24,7 +24,10 @@ enum FieldValue {
 struct RecordContext {
     let parser: JSONParser
     let root: JSONRef
-    let element: JSONRef
+    var element: JSONRef
+    /// The parser `element` belongs to: `parser`, or a decode parser when the element lies inside a
+    /// decoded string field.
+    var elementParser: JSONParser
     let entryKey: String?
     let variables: [String: String]
     /// Parsed `decode` fields, by index; nil where the field is absent or not JSON.
@@ -35,7 +38,17 @@ struct RecordContext {
             guard let (inner, ref) = decoded[decodedPath.index] else { return nil }
             return inner.value(at: decodedPath.inner, in: ref).map { FieldValue($0, inner) }
         }
-        return parser.value(at: path.pointer, in: path.fromRoot ? root : element).map { FieldValue($0, parser) }
+        if path.fromRoot { return parser.value(at: path.pointer, in: root).map { FieldValue($0, parser) } }
+        return elementParser.value(at: path.pointer, in: element).map { FieldValue($0, elementParser) }
+    }
+
+    /// The same record, read from the object at `path`; nil when that is absent or not an object.
+    func scoped(to path: CompiledPath) -> RecordContext? {
+        guard case .composite(let ref, let owner)? = lookup(path), case .object = owner.value(of: ref) else { return nil }
+        var scoped = self
+        scoped.element = ref
+        scoped.elementParser = owner
+        return scoped
     }
 }
 
@@ -114,7 +127,7 @@ extension FieldValue {
 }
 
 /// A value spec compiled: alternatives tried in order, then an optional capture.
-struct CompiledValue {
+final class CompiledValue {
     enum Source {
         case path(CompiledPath)
         case variable(String)
@@ -124,6 +137,11 @@ struct CompiledValue {
 
     let alternatives: [Source]
     let pattern: NSRegularExpression?
+
+    init(alternatives: [Source], pattern: NSRegularExpression?) {
+        self.alternatives = alternatives
+        self.pattern = pattern
+    }
 
     /// The first present, non-null alternative, then the pattern's first capture (nil when it does not match).
     func resolve(in context: RecordContext) -> FieldValue? {
@@ -151,10 +169,16 @@ struct CompiledValue {
     }
 }
 
-struct CompiledCondition {
+final class CompiledCondition {
     let path: CompiledPath
     let anyOf: [Condition.Literal]
     let present: Bool?
+
+    init(path: CompiledPath, anyOf: [Condition.Literal], present: Bool?) {
+        self.path = path
+        self.anyOf = anyOf
+        self.present = present
+    }
 
     func holds(in context: RecordContext) -> Bool {
         let value = context.lookup(path)

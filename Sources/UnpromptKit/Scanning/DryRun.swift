@@ -34,47 +34,123 @@ public struct DryRun {
     }
 
     public func run(_ descriptor: Descriptor, explicitPaths: [String] = []) -> ReaderReport {
-        var report = ReaderReport(id: descriptor.id)
-        var deduplicator = Deduplicator()
-        var latest: [String: LimitSample] = [:]
+        let tally = Tally(id: descriptor.id)
         for input in descriptor.inputs {
             guard input.format == .jsonl else {
                 // Said, not skipped silently: the descriptor is valid, but this version cannot read it yet.
-                report.problems.append((0, 0, "the \(input.format.rawValue) format has no reader in this version; this input was not read"))
+                tally.note("the \(input.format.rawValue) format has no reader in this version; this input was not read")
                 continue
             }
             let sources: [String]
             if explicitPaths.isEmpty {
                 let (found, problems) = discovery.sources(for: input)
                 sources = found.map(\.path)
-                for problem in problems { report.problems.append((0, 0, problem.reason)) }
+                for problem in problems { tally.note(problem.reason) }
             } else {
                 sources = explicitPaths
             }
-            let base = report.sources
-            report.sources += sources.count
-            let compiled = CompiledInput(input, descriptor: descriptor)
-            readAll(sources, compiled) { index, outcome in
-                switch outcome {
-                case .failure(let error):
-                    report.failedSources += 1
-                    report.skipped["unreadable-source", default: 0] += 1
-                    if report.problems.count < SourceReadResult.problemLimit {
-                        report.problems.append((base + index + 1, 0, error.description))
+            readAll(sources, CompiledInput(input, descriptor: descriptor), into: tally)
+        }
+        return tally.finish()
+    }
+
+    /// Reads sources on `workers` threads. Each worker hands its result to `tally`, which merges results in
+    /// source order as soon as every earlier one is in: no extra thread, so none competes with the readers.
+    private func readAll(_ paths: [String], _ input: CompiledInput, into tally: Tally) {
+        let next = SourceCounter(count: paths.count)
+        let rules = UncheckedBox(input)
+        let zone = timeZone
+        let base = tally.beginInput(sourceCount: paths.count)
+        let group = DispatchGroup()
+        for _ in 0..<min(workers, max(paths.count, 1)) {
+            DispatchQueue.global().async(group: group) {
+                let reader = JSONLinesReader(input: rules.value, timeZone: zone)
+                while let index = next.take() {
+                    let path = paths[index]
+                    let outcome = Result { () throws(SourceReadError) in
+                        try reader.read(path: path, sourceKey: SourceKey.of(path: path), from: 0, state: SourceState())
                     }
-                case .success(let result):
-                    merge(result, sourceNumber: base + index + 1, into: &report, &deduplicator, &latest)
+                    tally.finish(base + index, outcome)
                 }
             }
         }
+        group.wait()
+    }
+}
+
+/// Hands out source indexes to workers.
+private final class SourceCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private let count: Int
+
+    init(count: Int) { self.count = count }
+
+    func take() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < count else { return nil }
+        next += 1
+        return next - 1
+    }
+}
+
+/// The report being built. Results may arrive in any order; they are merged in source order, so which
+/// copy of a duplicate counts never depends on timing.
+private final class Tally: @unchecked Sendable {
+    private let lock = NSLock()
+    private var report: ReaderReport
+    private var deduplicator = Deduplicator()
+    private var latest: [String: LimitSample] = [:]
+    private var waiting: [Int: Result<SourceReadResult, SourceReadError>] = [:]
+    private var nextToMerge = 0
+
+    init(id: String) { report = ReaderReport(id: id) }
+
+    /// Reserves numbers for an input's sources and returns the first.
+    func beginInput(sourceCount: Int) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        let base = report.sources
+        report.sources += sourceCount
+        return base
+    }
+
+    func note(_ reason: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        if report.problems.count < SourceReadResult.problemLimit { report.problems.append((0, 0, reason)) }
+    }
+
+    func finish(_ index: Int, _ outcome: Result<SourceReadResult, SourceReadError>) {
+        lock.lock()
+        defer { lock.unlock() }
+        waiting[index] = outcome
+        while let ready = waiting.removeValue(forKey: nextToMerge) {
+            nextToMerge += 1
+            merge(ready, sourceNumber: nextToMerge)
+        }
+    }
+
+    func finish() -> ReaderReport {
+        lock.lock()
+        defer { lock.unlock() }
         report.latestLimits = latest.values.sorted { $0.window < $1.window }
         return report
     }
 
-    private func merge(
-        _ result: SourceReadResult, sourceNumber: Int, into report: inout ReaderReport,
-        _ deduplicator: inout Deduplicator, _ latest: inout [String: LimitSample]
-    ) {
+    private func merge(_ outcome: Result<SourceReadResult, SourceReadError>, sourceNumber: Int) {
+        let result: SourceReadResult
+        switch outcome {
+        case .failure(let error):
+            report.failedSources += 1
+            report.skipped["unreadable-source", default: 0] += 1
+            if report.problems.count < SourceReadResult.problemLimit {
+                report.problems.append((sourceNumber, 0, error.description))
+            }
+            return
+        case .success(let read): result = read
+        }
         report.lines += result.lines
         report.records += result.records
         for (reason, count) in result.skipped { report.skipped[reason, default: 0] += count }
@@ -95,64 +171,6 @@ public struct DryRun {
         for sample in result.limits where (latest[sample.window]?.time ?? Int64.min) <= sample.time {
             latest[sample.window] = sample
         }
-    }
-
-    /// Reads sources on `workers` threads and hands each result to `deliver` on the calling thread, in
-    /// source order, so memory holds only the results waiting for their turn.
-    private func readAll(
-        _ paths: [String], _ input: CompiledInput,
-        _ deliver: (Int, Result<SourceReadResult, SourceReadError>) -> Void
-    ) {
-        let queue = ReadQueue(count: paths.count)
-        let rules = UncheckedBox(input)
-        let zone = timeZone
-        let group = DispatchGroup()
-        for _ in 0..<min(workers, max(paths.count, 1)) {
-            DispatchQueue.global().async(group: group) {
-                let reader = JSONLinesReader(input: rules.value, timeZone: zone)
-                while let index = queue.next() {
-                    let path = paths[index]
-                    queue.put(index, Result { () throws(SourceReadError) in
-                        try reader.read(path: path, sourceKey: SourceKey.of(path: path), from: 0, state: SourceState())
-                    })
-                }
-            }
-        }
-        for index in paths.indices { deliver(index, queue.take(index)) }
-        group.wait()
-    }
-}
-
-/// Hands out source indexes to workers, and their results to the merging thread.
-private final class ReadQueue: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var nextIndex = 0
-    private let count: Int
-    private var finished: [Int: Result<SourceReadResult, SourceReadError>] = [:]
-
-    init(count: Int) { self.count = count }
-
-    func next() -> Int? {
-        condition.lock()
-        defer { condition.unlock() }
-        guard nextIndex < count else { return nil }
-        nextIndex += 1
-        return nextIndex - 1
-    }
-
-    func put(_ index: Int, _ outcome: Result<SourceReadResult, SourceReadError>) {
-        condition.lock()
-        finished[index] = outcome
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Waits for the result of `index` and removes it.
-    func take(_ index: Int) -> Result<SourceReadResult, SourceReadError> {
-        condition.lock()
-        defer { condition.unlock() }
-        while finished[index] == nil { condition.wait() }
-        return finished.removeValue(forKey: index)!
     }
 }
 

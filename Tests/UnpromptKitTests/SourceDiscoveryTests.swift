@@ -1,0 +1,142 @@
+import Foundation
+import XCTest
+@testable import UnpromptKit
+
+final class SourceDiscoveryTests: XCTestCase {
+    var dir = ""
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("discovery-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    func touch(_ relative: String) {
+        let path = dir + "/" + relative
+        try? FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("{}\n".utf8)))
+    }
+
+    /// An input whose sources are the given `{ root, glob, ... }` flow mappings.
+    func input(_ sources: [String]) throws -> Input {
+        let text = """
+            schema: 1
+            id: t
+            name: T
+            inputs:
+              - format: jsonl
+                sources:
+            \(sources.map { "      - " + $0 }.joined(separator: "\n"))
+                records:
+                  - { name: r, time: ts, tokens: { input: in }, counting: { input_includes_cache: false, output_includes_reasoning: true } }
+            """
+        return try DescriptorLoader.load(text: text, file: "t.yaml").inputs[0]
+    }
+
+    func found(_ input: Input, environment: [String: String] = [:], rootOverride: String? = nil) -> [String] {
+        let (sources, problems) = SourceDiscovery(environment: environment, home: dir + "/home", rootOverride: rootOverride)
+            .sources(for: input)
+        XCTAssertEqual(problems, [])
+        return sources.map { String($0.path.dropFirst(dir.count + 1)) }
+    }
+
+    func testRecursiveGlobFindsFilesAtEveryDepthSorted() throws {
+        touch("home/.claude/projects/b.jsonl")
+        touch("home/.claude/projects/p/a.jsonl")
+        touch("home/.claude/projects/p/q/r/c.jsonl")
+        touch("home/.claude/projects/p/notes.txt")
+        touch("home/.claude/other/x.jsonl")
+        let i = try input([#"{ root: "~/.claude", glob: "projects/**/*.jsonl" }"#])
+        XCTAssertEqual(found(i), [
+            "home/.claude/projects/b.jsonl",
+            "home/.claude/projects/p/a.jsonl",
+            "home/.claude/projects/p/q/r/c.jsonl",
+        ])
+    }
+
+    func testSizesAndInodes() throws {
+        touch("home/x/a.jsonl")
+        let i = try input([#"{ root: "~/x", glob: "*.jsonl" }"#])
+        let (sources, _) = SourceDiscovery(environment: [:], home: dir + "/home").sources(for: i)
+        XCTAssertEqual(sources.count, 1)
+        XCTAssertEqual(sources.first?.size, 3)
+        var info = stat()
+        XCTAssertEqual(stat(dir + "/home/x/a.jsonl", &info), 0)
+        XCTAssertEqual(sources.first?.inode, UInt64(info.st_ino))
+    }
+
+    func testCommaListOfRootsFromTheEnvironment() throws {
+        touch("c1/projects/a.jsonl")
+        touch("c2/projects/b.jsonl")
+        let i = try input([#"{ root: "${CLAUDE_CONFIG_DIR}", glob: "projects/**/*.jsonl" }"#])
+        XCTAssertEqual(found(i, environment: ["CLAUDE_CONFIG_DIR": "\(dir)/c2, \(dir)/c1"]), [
+            "c1/projects/a.jsonl", "c2/projects/b.jsonl",
+        ])
+        XCTAssertEqual(found(i), [], "unset variable: no roots")
+    }
+
+    func testAFileReachedTwiceIsListedOnce() throws {
+        touch("home/.codex/sessions/a.jsonl")
+        let i = try input([
+            #"{ root: "${CODEX_HOME:-~/.codex}", glob: "sessions/**/*.jsonl" }"#,
+            #"{ root: "~/.codex", glob: "sessions/*.jsonl" }"#,
+        ])
+        XCTAssertEqual(found(i), ["home/.codex/sessions/a.jsonl"])
+    }
+
+    func testSymlinksToFilesAreFollowedAndDeduplicated() throws {
+        touch("root/logs/real.jsonl")
+        touch("elsewhere/outside.jsonl")
+        try FileManager.default.createSymbolicLink(
+            atPath: dir + "/root/logs/link.jsonl", withDestinationPath: dir + "/root/logs/real.jsonl")
+        try FileManager.default.createSymbolicLink(
+            atPath: dir + "/root/logs/out.jsonl", withDestinationPath: dir + "/elsewhere/outside.jsonl")
+        try FileManager.default.createSymbolicLink(
+            atPath: dir + "/root/logs/dirlink", withDestinationPath: dir + "/elsewhere")
+        try FileManager.default.createSymbolicLink(
+            atPath: dir + "/root/logs/dangling.jsonl", withDestinationPath: dir + "/nowhere.jsonl")
+        let i = try input([#"{ root: "\#(dir)/root", glob: "logs/**/*.jsonl" }"#])
+        // link.jsonl and real.jsonl are one file: the first path in directory order is kept, so only the
+        // count and the other entry are fixed. Directory links are not followed; dangling links are skipped.
+        let paths = found(i)
+        XCTAssertEqual(paths.count, 2)
+        XCTAssertTrue(paths.contains("root/logs/out.jsonl"))
+        XCTAssertTrue(paths.contains("root/logs/real.jsonl") || paths.contains("root/logs/link.jsonl"))
+        XCTAssertFalse(paths.contains { $0.contains("dirlink") })
+    }
+
+    func testExclude() throws {
+        touch("r/s/a.jsonl")
+        touch("r/s/tmp-b.jsonl")
+        touch("r/s/sub/tmp-c.jsonl")
+        let i = try input([#"{ root: "\#(dir)/r", glob: "s/**/*.jsonl", exclude: ["s/**/tmp-*.jsonl"] }"#])
+        XCTAssertEqual(found(i), ["r/s/a.jsonl"])
+    }
+
+    func testMaxDepthLimitsDirectoryLevels() throws {
+        touch("m/a.jsonl")
+        touch("m/d1/b.jsonl")
+        touch("m/d1/d2/c.jsonl")
+        touch("m/d1/d2/d3/d.jsonl")
+        let i = try input([#"{ root: "\#(dir)/m", glob: "**/*.jsonl", max_depth: 2 }"#])
+        XCTAssertEqual(found(i), ["m/a.jsonl", "m/d1/b.jsonl", "m/d1/d2/c.jsonl"])
+    }
+
+    func testRootOverrideReplacesEveryRoot() throws {
+        touch("override/projects/a.jsonl")
+        let i = try input([
+            #"{ root: "${CLAUDE_CONFIG_DIR}", glob: "projects/**/*.jsonl" }"#,
+            #"{ root: "~/.claude", glob: "projects/**/*.jsonl" }"#,
+        ])
+        XCTAssertEqual(found(i, rootOverride: dir + "/override/"), ["override/projects/a.jsonl"])
+    }
+
+    func testMissingRootIsNotAProblem() throws {
+        let i = try input([#"{ root: "/nonexistent/root", glob: "projects/**/*.jsonl" }"#])
+        XCTAssertEqual(found(i), [])
+    }
+}

@@ -10,63 +10,102 @@ const void *ubs_memrchr(const void *haystack, int byte, size_t length) {
     return memrchr(haystack, byte, length);
 }
 
-#if defined(__x86_64__)
-/* Checks one block's candidate bits against the whole needle. */
-static inline const unsigned char *verify(const unsigned char *block, unsigned mask, const unsigned char *needle,
-                                          size_t needle_length) {
+/* The earliest match of any needle at `base + i` for a set bit of `mask`, where bit i means some
+ * needle's probes matched at offset i: bits are tried in increasing order. */
+static size_t first_verified(const unsigned char *h, size_t block, unsigned mask, const unsigned *masks,
+                             const ubs_needle *needles, size_t count) {
     while (mask) {
         unsigned bit = (unsigned)__builtin_ctz(mask);
-        if (memcmp(block + bit, needle, needle_length) == 0) return block + bit;
+        for (size_t j = 0; j < count; j++) {
+            if ((masks[j] >> bit) & 1u) {
+                if (memcmp(h + block + bit, needles[j].bytes, needles[j].length) == 0) return block + bit;
+            }
+        }
         mask &= mask - 1;
     }
-    return NULL;
+    return (size_t)-1;
 }
 
-__attribute__((target("avx2")))
-static const void *find_avx2(const unsigned char *h, size_t n, const unsigned char *needle, size_t k,
-                             size_t p1, size_t p2) {
-    const __m256i b1 = _mm256_set1_epi8((char)needle[p1]);
-    const __m256i b2 = _mm256_set1_epi8((char)needle[p2]);
-    size_t i = 0;
-    for (; i + k + 32 <= n; i += 32) {
-        __m256i x = _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(h + i + p1)), b1);
-        __m256i y = _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(h + i + p2)), b2);
-        unsigned mask = (unsigned)_mm256_movemask_epi8(_mm256_and_si256(x, y));
-        if (mask) {
-            const unsigned char *found = verify(h + i, mask, needle, k);
-            if (found) return found;
-        }
+static size_t longest(const ubs_needle *needles, size_t count) {
+    size_t longest = 0;
+    for (size_t j = 0; j < count; j++) if (needles[j].length > longest) longest = needles[j].length;
+    return longest;
+}
+
+/* The earliest match in h[from..<n] found by memmem: the portable path, and the tail of the SIMD ones. */
+static size_t find_scalar(const unsigned char *h, size_t from, size_t n, const ubs_needle *needles, size_t count) {
+    size_t best = n;
+    for (size_t j = 0; j < count; j++) {
+        const unsigned char *hit = memmem(h + from, n - from, needles[j].bytes, needles[j].length);
+        if (hit && (size_t)(hit - h) < best) best = (size_t)(hit - h);
     }
-    return memmem(h + i, n - i, needle, k);
+    return best;
 }
 
-static const void *find_sse2(const unsigned char *h, size_t n, const unsigned char *needle, size_t k,
-                             size_t p1, size_t p2) {
-    const __m128i b1 = _mm_set1_epi8((char)needle[p1]);
-    const __m128i b2 = _mm_set1_epi8((char)needle[p2]);
-    size_t i = 0;
-    for (; i + k + 16 <= n; i += 16) {
-        __m128i x = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(h + i + p1)), b1);
-        __m128i y = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(h + i + p2)), b2);
-        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_and_si128(x, y));
-        if (mask) {
-            const unsigned char *found = verify(h + i, mask, needle, k);
-            if (found) return found;
-        }
-    }
-    return memmem(h + i, n - i, needle, k);
-}
-#endif
-
-const void *ubs_find(const void *haystack, size_t length, const void *needle, size_t needle_length,
-                     size_t probe1, size_t probe2) {
 #if defined(__x86_64__)
-    if (needle_length >= 2 && probe1 < probe2 && probe2 < needle_length) {
-        return __builtin_cpu_supports("avx2") ? find_avx2(haystack, length, needle, needle_length, probe1, probe2)
-                        : find_sse2(haystack, length, needle, needle_length, probe1, probe2);
+__attribute__((target("avx2")))
+static size_t find_avx2(const unsigned char *h, size_t n, const ubs_needle *needles, size_t count) {
+    __m256i b1[8], b2[8];
+    for (size_t j = 0; j < count; j++) {
+        b1[j] = _mm256_set1_epi8((char)needles[j].bytes[needles[j].probe1]);
+        b2[j] = _mm256_set1_epi8((char)needles[j].bytes[needles[j].probe2]);
+    }
+    const size_t reach = longest(needles, count);
+    size_t i = 0;
+    for (; i + reach + 32 <= n; i += 32) {
+        unsigned masks[8];
+        unsigned any = 0;
+        for (size_t j = 0; j < count; j++) {
+            __m256i x = _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(h + i + needles[j].probe1)), b1[j]);
+            __m256i y = _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(h + i + needles[j].probe2)), b2[j]);
+            masks[j] = (unsigned)_mm256_movemask_epi8(_mm256_and_si256(x, y));
+            any |= masks[j];
+        }
+        if (any) {
+            size_t found = first_verified(h, i, any, masks, needles, count);
+            if (found != (size_t)-1) return found;
+        }
+    }
+    return find_scalar(h, i, n, needles, count);
+}
+
+static size_t find_sse2(const unsigned char *h, size_t n, const ubs_needle *needles, size_t count) {
+    __m128i b1[8], b2[8];
+    for (size_t j = 0; j < count; j++) {
+        b1[j] = _mm_set1_epi8((char)needles[j].bytes[needles[j].probe1]);
+        b2[j] = _mm_set1_epi8((char)needles[j].bytes[needles[j].probe2]);
+    }
+    const size_t reach = longest(needles, count);
+    size_t i = 0;
+    for (; i + reach + 16 <= n; i += 16) {
+        unsigned masks[8];
+        unsigned any = 0;
+        for (size_t j = 0; j < count; j++) {
+            __m128i x = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(h + i + needles[j].probe1)), b1[j]);
+            __m128i y = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(h + i + needles[j].probe2)), b2[j]);
+            masks[j] = (unsigned)_mm_movemask_epi8(_mm_and_si128(x, y));
+            any |= masks[j];
+        }
+        if (any) {
+            size_t found = first_verified(h, i, any, masks, needles, count);
+            if (found != (size_t)-1) return found;
+        }
+    }
+    return find_scalar(h, i, n, needles, count);
+}
+#endif
+
+size_t ubs_find_any(const void *haystack, size_t length, const ubs_needle *needles, size_t count) {
+    const unsigned char *h = haystack;
+    if (count == 0) return length;
+#if defined(__x86_64__)
+    int probes_valid = count <= 8;
+    for (size_t j = 0; j < count; j++) {
+        if (!(needles[j].probe1 < needles[j].probe2 && needles[j].probe2 < needles[j].length)) probes_valid = 0;
+    }
+    if (probes_valid) {
+        return __builtin_cpu_supports("avx2") ? find_avx2(h, length, needles, count) : find_sse2(h, length, needles, count);
     }
 #endif
-    (void)probe1;
-    (void)probe2;
-    return memmem(haystack, length, needle, needle_length);
+    return find_scalar(h, 0, length, needles, count);
 }

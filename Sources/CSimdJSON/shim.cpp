@@ -7,6 +7,7 @@
 #include <simdjson.h>
 
 #include <cstring>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -66,7 +67,120 @@ ujson_value describe(ujson_parser *p, element e, const uint32_t *own) {
 
 }  // namespace
 
+/// A trie of pointer components: node 0 is the element searched; a node with a slot is a path's end.
+struct ujson_paths {
+    struct Node {
+        std::vector<std::pair<std::string, size_t>> children;  // unescaped key (or index text) -> node
+        long slot = -1;
+    };
+    std::vector<Node> nodes{Node{}};
+    size_t count = 0;
+};
+
+namespace {
+
+/// Splits an RFC 6901 pointer into unescaped components.
+std::vector<std::string> components(std::string_view pointer) {
+    std::vector<std::string> parts;
+    size_t i = 0;
+    while (i < pointer.size() && pointer[i] == '/') {
+        size_t end = pointer.find('/', i + 1);
+        if (end == std::string_view::npos) end = pointer.size();
+        std::string part;
+        for (size_t j = i + 1; j < end; ++j) {
+            if (pointer[j] == '~' && j + 1 < end) {
+                part.push_back(pointer[j + 1] == '1' ? '/' : '~');
+                ++j;
+            } else {
+                part.push_back(pointer[j]);
+            }
+        }
+        parts.push_back(std::move(part));
+        i = end;
+    }
+    return parts;
+}
+
+/// Whether `text` is an array index as RFC 6901 writes it: digits, no leading zero.
+bool arrayIndex(const std::string &text, size_t *index) {
+    if (text.empty() || text.size() > 9 || (text.size() > 1 && text[0] == '0')) return false;
+    size_t value = 0;
+    for (char c : text) {
+        if (c < '0' || c > '9') return false;
+        value = value * 10 + size_t(c - '0');
+    }
+    *index = value;
+    return true;
+}
+
+void walk(ujson_parser *p, const ujson_paths *paths, size_t node, element e, ujson_value *out) {
+    const ujson_paths::Node &n = paths->nodes[node];
+    if (n.slot >= 0 && out[n.slot].kind == UJSON_ABSENT) out[n.slot] = describe(p, e, nullptr);
+    if (n.children.empty()) return;
+    simdjson::dom::object object;
+    if (!e.get_object().get(object)) {
+        for (auto field : object) {
+            for (const auto &child : n.children) {
+                if (child.first.size() == field.key.size() &&
+                    std::memcmp(child.first.data(), field.key.data(), field.key.size()) == 0) {
+                    walk(p, paths, child.second, field.value, out);
+                    break;
+                }
+            }
+        }
+        return;
+    }
+    simdjson::dom::array array;
+    if (!e.get_array().get(array)) {
+        for (const auto &child : n.children) {
+            size_t index;
+            element item;
+            if (arrayIndex(child.first, &index) && !array.at(index).get(item)) walk(p, paths, child.second, item, out);
+        }
+    }
+}
+
+}  // namespace
+
 extern "C" {
+
+ujson_paths *ujson_paths_new(const char *const *pointers, const size_t *lengths, size_t count) {
+    try {
+        auto *paths = new ujson_paths();
+        paths->count = count;
+        for (size_t i = 0; i < count; ++i) {
+            size_t node = 0;
+            for (const std::string &part : components(std::string_view(pointers[i], lengths[i]))) {
+                size_t next = 0;
+                for (const auto &child : paths->nodes[node].children) {
+                    if (child.first == part) next = child.second;
+                }
+                if (next == 0) {
+                    next = paths->nodes.size();
+                    paths->nodes[node].children.emplace_back(part, next);
+                    paths->nodes.emplace_back();
+                }
+                node = next;
+            }
+            if (paths->nodes[node].slot < 0) paths->nodes[node].slot = long(i);
+        }
+        return paths;
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+void ujson_paths_free(ujson_paths *paths) { delete paths; }
+
+int ujson_extract(ujson_parser *p, uint32_t handle, const ujson_paths *paths, ujson_value *out) {
+    return guarded([&] {
+        if (handle >= p->handles.size()) return int(simdjson::OUT_OF_BOUNDS);
+        for (size_t i = 0; i < paths->count; ++i) out[i] = ujson_value{};
+        walk(p, paths, 0, p->handles[handle], out);
+        return 0;
+    });
+}
+
 
 ujson_parser *ujson_parser_new(void) {
     try {

@@ -5,11 +5,18 @@
 /* glibc's memrchr is a GNU extension that Swift's Glibc module does not export. */
 const void *ubs_memrchr(const void *haystack, int byte, size_t length);
 
-/* The first occurrence of `needle` in `haystack`, or NULL.
- * Candidates are found 16 or 32 bytes at a time by comparing two of the needle's bytes, at offsets
- * `probe1` < `probe2` (choose rare ones: quotes and spaces are everywhere in JSON), then checked whole.
- * On CPUs without SSE2 it falls back to memmem. */
-const void *ubs_find(const void *haystack, size_t length, const void *needle, size_t needle_length,
-                     size_t probe1, size_t probe2);
+/* A string to search for, with the offsets of two of its bytes to probe (choose rare ones: quotes and
+ * spaces are everywhere in JSON). Requires probe1 < probe2 < length. */
+typedef struct {
+    const unsigned char *bytes;
+    size_t length;
+    size_t probe1;
+    size_t probe2;
+} ubs_needle;
+
+/* The offset of the first occurrence of any of `count` (at most 8) needles in `haystack`, or `length`
+ * when there is none. One pass: candidates are found 32 bytes at a time (AVX2, else 16 with SSE2) by
+ * the two probe bytes of each needle, then checked whole. Elsewhere it falls back to memmem. */
+size_t ubs_find_any(const void *haystack, size_t length, const ubs_needle *needles, size_t count);
 
 #endif

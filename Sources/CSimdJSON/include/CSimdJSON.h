@@ -100,6 +100,24 @@ int ujson_object_entries(ujson_parser *parser, uint32_t handle,
 /* Minified JSON text of the element, in a parser-owned buffer valid until the next call on this parser. */
 int ujson_minify(ujson_parser *parser, uint32_t handle, ujson_string *out);
 
+/*
+ * A fixed set of JSON pointers, looked up together by ujson_extract in one walk of the document:
+ * shared prefixes are walked once, and only the subtrees on some path are visited.
+ * Immutable once built, so one set may serve several parsers on several threads.
+ */
+typedef struct ujson_paths ujson_paths;
+
+/* Builds the set; path i's value lands in slot i. Returns NULL if out of memory. */
+ujson_paths *ujson_paths_new(const char *const *pointers, const size_t *lengths, size_t count);
+void ujson_paths_free(ujson_paths *paths);
+
+/*
+ * Looks up every path of `paths` under `handle`; out[i] (of ujson_paths count) gets path i's value,
+ * UJSON_ABSENT when missing. When an object repeats a key, the first occurrence's values win, as with
+ * ujson_at. Arrays and objects found get new handles.
+ */
+int ujson_extract(ujson_parser *parser, uint32_t handle, const ujson_paths *paths, ujson_value *out);
+
 /* Number of bytes equal to `byte` in buf[0 ..< len]. */
 size_t ujson_count_byte(const char *buf, size_t len, char byte);
 

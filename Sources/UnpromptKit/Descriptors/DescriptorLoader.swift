@@ -75,7 +75,9 @@ private struct DescriptorDecoder {
             guard format == .jsonl || format == .text else {
                 throw map.error(node, "prefilter applies to line formats (jsonl, text) only")
             }
-            for (text, item) in try map.strings(node, "prefilter") {
+            let strings = try map.strings(node, "prefilter")
+            if strings.count > 8 { throw map.error(node, "prefilter takes at most 8 strings") }
+            for (text, item) in strings {
                 if text.isEmpty { throw map.error(item, "a prefilter string must not be empty") }
                 prefilter.append(Array(text.utf8))
             }

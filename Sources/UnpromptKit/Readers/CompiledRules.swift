@@ -9,30 +9,121 @@ final class CompiledInput {
     let carry: [CompiledCarry]
     let records: [CompiledRecord]
     let limits: [CompiledLimit]
+    /// Every path read from the line's root, looked up in one walk per line (see `CompiledPath.slot`).
+    let rootPaths: JSONPathSet
 
     init(_ input: Input, descriptor: Descriptor) {
+        let compiler = RuleCompiler()
         tool = descriptor.id
         identitySpace = descriptor.identitySpace
         prefilter = input.prefilter
         carry = input.carry.map { rule in
             CompiledCarry(
-                match: rule.match.map { compile($0, decode: []) },
-                set: rule.set.map { ($0.name, compile($0.value, decode: [])) })
+                match: rule.match.map { compiler.condition($0, scope: .line) },
+                set: rule.set.map { ($0.name, compiler.value($0.value, scope: .line)) })
         }
-        records = input.records.map { CompiledRecord($0) }
+        records = input.records.map { CompiledRecord($0, compiler) }
         limits = input.limits.map { rule in
             CompiledLimit(
-                match: rule.match.map { compile($0, decode: []) },
-                time: rule.time.map { CompiledTime(value: compile($0.value, decode: []), format: $0.format) },
+                match: rule.match.map { compiler.condition($0, scope: .line) },
+                time: rule.time.map { CompiledTime(value: compiler.value($0.value, scope: .line), format: $0.format) },
                 windows: rule.windows.map { window in
                     CompiledWindow(
                         name: window.name,
-                        usedPercent: window.usedPercent.map { compile($0, decode: []) },
-                        windowMinutes: window.windowMinutes.map { compile($0, decode: []) },
-                        resetsAt: window.resetsAt.map { CompiledTime(value: compile($0.value, decode: []), format: $0.format) },
-                        resetsIn: window.resetsIn.map { compile($0, decode: []) })
+                        usedPercent: window.usedPercent.map { compiler.value($0, scope: .line) },
+                        windowMinutes: window.windowMinutes.map { compiler.value($0, scope: .line) },
+                        resetsAt: window.resetsAt.map {
+                            CompiledTime(value: compiler.value($0.value, scope: .line), format: $0.format)
+                        },
+                        resetsIn: window.resetsIn.map { compiler.value($0, scope: .line) })
                 })
         }
+        rootPaths = JSONPathSet(compiler.rootPointers)
+    }
+}
+
+/// Compiles paths, values and conditions, and gives every path read from the line's root a slot in
+/// the input's `JSONPathSet`.
+final class RuleCompiler {
+    /// Where a rule's relative paths start: the whole line, or elements picked by `select`; and which
+    /// string fields along the way hold JSON.
+    struct Scope {
+        var fromLine: Bool
+        var decode: [FieldPath]
+
+        static let line = Scope(fromLine: true, decode: [])
+    }
+
+    private(set) var rootPointers: [JSONPointer] = []
+    private var slots: [JSONPointer: Int] = [:]
+
+    func path(_ path: FieldPath, scope: Scope) -> CompiledPath {
+        let pointer = Self.pointer(path)
+        if !path.fromRoot {
+            for (index, field) in scope.decode.enumerated()
+            where path.components.count > field.components.count
+                && Array(path.components.prefix(field.components.count)) == field.components
+            {
+                let inner = FieldPath(
+                    components: Array(path.components.dropFirst(field.components.count)), fromRoot: false, text: path.text)
+                return CompiledPath(pointer: pointer, fromRoot: false, decoded: (index, Self.pointer(inner)), slot: nil)
+            }
+            if !scope.fromLine { return CompiledPath(pointer: pointer, fromRoot: false, decoded: nil, slot: nil) }
+        }
+        return CompiledPath(pointer: pointer, fromRoot: path.fromRoot, decoded: nil, slot: slot(for: pointer))
+    }
+
+    func value(_ value: ValueSpec, scope: Scope) -> CompiledValue {
+        CompiledValue(
+            alternatives: value.alternatives.map { source in
+                switch source {
+                case .path(let p): .path(path(p, scope: scope))
+                case .variable(let name): .variable(name)
+                case .entryKey: .entryKey
+                case .constant(let text): .constant(text)
+                }
+            },
+            // The loader has already compiled every pattern once, so this cannot fail.
+            pattern: value.pattern.flatMap { try? NSRegularExpression(pattern: $0) })
+    }
+
+    func condition(_ condition: Condition, scope: Scope) -> CompiledCondition {
+        CompiledCondition(path: path(condition.path, scope: scope), anyOf: condition.anyOf, present: condition.present)
+    }
+
+    /// Token fields, each path placed under `base` when the descriptor gives `tokens_at` or `fallback_at`.
+    func tokens(_ spec: TokenSpec, under base: FieldPath?, scope: Scope) -> CompiledTokens {
+        func field(_ value: ValueSpec?) -> CompiledValue? {
+            guard let value else { return nil }
+            guard let base else { return self.value(value, scope: scope) }
+            let rebased = ValueSpec(
+                alternatives: value.alternatives.map { source in
+                    guard case .path(let path) = source, !path.fromRoot else { return source }
+                    return .path(
+                        FieldPath(components: base.components + path.components, fromRoot: base.fromRoot, text: "\(base).\(path)"))
+                }, pattern: value.pattern, mark: value.mark)
+            return self.value(rebased, scope: scope)
+        }
+        return CompiledTokens(
+            input: field(spec.input), output: field(spec.output), cacheRead: field(spec.cacheRead),
+            cacheWrite: field(spec.cacheWrite), cacheWrite5m: field(spec.cacheWrite5m),
+            cacheWrite1h: field(spec.cacheWrite1h), reasoning: field(spec.reasoning))
+    }
+
+    private func slot(for pointer: JSONPointer) -> Int {
+        if let slot = slots[pointer] { return slot }
+        rootPointers.append(pointer)
+        slots[pointer] = rootPointers.count - 1
+        return rootPointers.count - 1
+    }
+
+    static func pointer(_ path: FieldPath) -> JSONPointer {
+        JSONPointer(path.components.map { component in
+            switch component {
+            case .key(let key): .key(key)
+            case .index(let index): .index(index)
+            }
+        })
     }
 }
 
@@ -91,15 +182,12 @@ final class CompiledWindow {
 }
 
 final class CompiledTokens {
-    /// `tokens_at` (or `fallback_at`): looked up once per record; the fields are read relative to it.
-    let base: CompiledPath?
     let input, output, cacheRead, cacheWrite, cacheWrite5m, cacheWrite1h, reasoning: CompiledValue?
 
     init(
-        base: CompiledPath?, input: CompiledValue?, output: CompiledValue?, cacheRead: CompiledValue?, cacheWrite: CompiledValue?,
+        input: CompiledValue?, output: CompiledValue?, cacheRead: CompiledValue?, cacheWrite: CompiledValue?,
         cacheWrite5m: CompiledValue?, cacheWrite1h: CompiledValue?, reasoning: CompiledValue?
     ) {
-        self.base = base
         self.input = input
         self.output = output
         self.cacheRead = cacheRead
@@ -134,84 +222,32 @@ final class CompiledRecord {
     let cost: CompiledValue?
     let estimated: Bool
 
-    init(_ rule: RecordRule) {
-        let decode = rule.decode
+    init(_ rule: RecordRule, _ compiler: RuleCompiler) {
+        let scope = RuleCompiler.Scope(fromLine: rule.select == nil, decode: rule.decode)
         name = rule.name
-        match = rule.match.map { compile($0, decode: decode) }
+        match = rule.match.map { compiler.condition($0, scope: scope) }
         select = rule.select
-        selectPointer = rule.select.map { pointer($0.path) }
-        self.decode = decode.map(pointer)
-        skip = rule.skip.map { ($0.reason, $0.when.map { compile($0, decode: decode) }) }
-        time = CompiledTime(value: compile(rule.time.value, decode: decode), format: rule.time.format)
-        model = rule.model.map { compile($0, decode: decode) }
-        tokens = compileTokens(rule.tokens, under: rule.tokensAt, decode: decode)
-        fallbackTokens = rule.cumulative?.fallbackAt.map { compileTokens(rule.tokens, under: $0, decode: decode) }
+        selectPointer = rule.select.map { RuleCompiler.pointer($0.path) }
+        decode = rule.decode.map(RuleCompiler.pointer)
+        skip = rule.skip.map { ($0.reason, $0.when.map { compiler.condition($0, scope: scope) }) }
+        time = CompiledTime(value: compiler.value(rule.time.value, scope: scope), format: rule.time.format)
+        model = rule.model.map { compiler.value($0, scope: scope) }
+        tokens = compiler.tokens(rule.tokens, under: rule.tokensAt, scope: scope)
+        fallbackTokens = rule.cumulative?.fallbackAt.map { compiler.tokens(rule.tokens, under: $0, scope: scope) }
         counting = rule.counting
         func conditions(_ flag: CountingFlag) -> [CompiledCondition] {
-            if case .conditional(let when, _, _) = flag { return when.map { compile($0, decode: decode) } }
+            if case .conditional(let when, _, _) = flag { return when.map { compiler.condition($0, scope: scope) } }
             return []
         }
         countingConditions = (conditions(rule.counting.inputIncludesCache), conditions(rule.counting.outputIncludesReasoning))
         cumulative = rule.cumulative != nil
-        cumulativeKey = (rule.cumulative?.key ?? []).map { compile($0, decode: decode) }
-        identityKey = (rule.identity?.key ?? []).map { compile($0, decode: decode) }
-        identityFallback = (rule.identity?.fallback ?? []).map { compile($0, decode: decode) }
+        cumulativeKey = (rule.cumulative?.key ?? []).map { compiler.value($0, scope: scope) }
+        identityKey = (rule.identity?.key ?? []).map { compiler.value($0, scope: scope) }
+        identityFallback = (rule.identity?.fallback ?? []).map { compiler.value($0, scope: scope) }
         identityScope = rule.identity?.scope ?? .global
         keep = rule.identity?.keep ?? .first
         hasIdentity = rule.identity != nil
-        cost = rule.cost.map { compile($0, decode: decode) }
+        cost = rule.cost.map { compiler.value($0, scope: scope) }
         estimated = rule.estimated
     }
-}
-
-private func pointer(_ path: FieldPath) -> JSONPointer {
-    JSONPointer(path.components.map { component in
-        switch component {
-        case .key(let key): .key(key)
-        case .index(let index): .index(index)
-        }
-    })
-}
-
-/// Compiles a path, noting when it runs through one of the record's `decode` fields.
-private func compile(_ path: FieldPath, decode: [FieldPath]) -> CompiledPath {
-    for (index, field) in decode.enumerated()
-    where !path.fromRoot && path.components.count > field.components.count
-        && Array(path.components.prefix(field.components.count)) == field.components
-    {
-        let rest = FieldPath(
-            components: Array(path.components.dropFirst(field.components.count)), fromRoot: false, text: path.text)
-        return CompiledPath(pointer: pointer(path), fromRoot: false, decoded: (index, pointer(rest)))
-    }
-    return CompiledPath(pointer: pointer(path), fromRoot: path.fromRoot, decoded: nil)
-}
-
-private func compile(_ value: ValueSpec, decode: [FieldPath]) -> CompiledValue {
-    CompiledValue(
-        alternatives: value.alternatives.map { source in
-            switch source {
-            case .path(let path): .path(compile(path, decode: decode))
-            case .variable(let name): .variable(name)
-            case .entryKey: .entryKey
-            case .constant(let text): .constant(text)
-            }
-        },
-        // The loader has already compiled every pattern once, so this cannot fail.
-        pattern: value.pattern.flatMap { try? NSRegularExpression(pattern: $0) })
-}
-
-private func compile(_ condition: Condition, decode: [FieldPath]) -> CompiledCondition {
-    CompiledCondition(path: compile(condition.path, decode: decode), anyOf: condition.anyOf, present: condition.present)
-}
-
-/// Token fields, read relative to `base` when the descriptor gives `tokens_at` or `fallback_at`. The base
-/// may run through a `decode` field; the fields below it are plain paths.
-private func compileTokens(_ spec: TokenSpec, under base: FieldPath?, decode: [FieldPath]) -> CompiledTokens {
-    let fieldDecode = base == nil ? decode : []
-    func field(_ value: ValueSpec?) -> CompiledValue? { value.map { compile($0, decode: fieldDecode) } }
-    return CompiledTokens(
-        base: base.map { compile($0, decode: decode) },
-        input: field(spec.input), output: field(spec.output), cacheRead: field(spec.cacheRead),
-        cacheWrite: field(spec.cacheWrite), cacheWrite5m: field(spec.cacheWrite5m),
-        cacheWrite1h: field(spec.cacheWrite1h), reasoning: field(spec.reasoning))
 }

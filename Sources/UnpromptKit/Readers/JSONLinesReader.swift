@@ -16,7 +16,7 @@ public final class JSONLinesReader {
     static let initialCapacity = 1 << 20
 
     private let input: CompiledInput
-    private let needles: [Needle]
+    private let needles: NeedleSet
     private let timeZone: TimeZone
     private let parser = JSONParser()
     private var buffer: UnsafeMutableRawPointer
@@ -24,7 +24,7 @@ public final class JSONLinesReader {
 
     init(input: CompiledInput, timeZone: TimeZone) {
         self.input = input
-        needles = input.prefilter.map(Needle.init)
+        needles = NeedleSet(input.prefilter.map(Needle.init))
         self.timeZone = timeZone
         capacity = JSONLinesReader.initialCapacity
         buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity + JSONParser.padding, alignment: 64)
@@ -115,6 +115,7 @@ public final class JSONLinesReader {
                 if !isBlank(lineStart, lineEnd) { result.skip("malformed-json", line: lineNumber, problem: true) }
                 return
             }
+            parser.extract(input.rootPaths, in: root)
             extractor.process(root: root, parser: parser, line: lineNumber, state: &state, into: &result)
         }
         result.lines += ByteCount.count(0x0A, in: UnsafeRawBufferPointer(start: buffer + counted, count: end - counted))
@@ -146,22 +147,12 @@ public final class JSONLinesReader {
             }
             return
         }
-        // One cursor per needle; always take the earliest hit, so lines come in file order and each once.
-        var cursors = needles.map { nextHit(of: $0, from: start, to: end) }
         var position = start
-        while let earliest = cursors.compactMap({ $0 }).min() {
-            let (lineStart, lineEnd) = lineBounds(around: earliest)
+        while position < end, let hit = needles.firstOffset(in: buffer + position, count: end - position) {
+            let (lineStart, lineEnd) = lineBounds(around: position + hit)
             body(lineStart, lineEnd)
             position = lineEnd + 1
-            for (index, needle) in needles.enumerated() where (cursors[index] ?? Int.max) < position {
-                cursors[index] = nextHit(of: needle, from: position, to: end)
-            }
         }
-    }
-
-    private func nextHit(of needle: Needle, from position: Int, to end: Int) -> Int? {
-        guard position < end else { return nil }
-        return needle.firstOffset(in: buffer + position, count: end - position).map { position + $0 }
     }
 }
 

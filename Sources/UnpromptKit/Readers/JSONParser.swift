@@ -84,6 +84,8 @@ public final class JSONParser {
     private let raw: OpaquePointer
     /// Incremented by each parse, so refs from older documents are detected.
     private var generation: UInt32 = 0
+    /// Values found by the last `extract`, one per path of its set.
+    private var extracted: [ujson_value] = []
 
     public init() {
         guard let raw = ujson_parser_new() else { fatalError("JSONParser: out of memory") }
@@ -121,6 +123,17 @@ public final class JSONParser {
             text.withMemoryRebound(to: CChar.self) { check(ujson_at(raw, handle(ref), $0.baseAddress, $0.count, &out)) }
         }
         return convert(out)
+    }
+
+    /// Looks up every path of `set` under `ref` in one walk; `extractedValue(_:)` then reads them.
+    public func extract(_ set: JSONPathSet, in ref: JSONRef) {
+        if extracted.count < set.count { extracted = Array(repeating: ujson_value(), count: set.count) }
+        extracted.withUnsafeMutableBufferPointer { out in check(ujson_extract(raw, handle(ref), set.raw, out.baseAddress)) }
+    }
+
+    /// The value of path `slot` of the last `extract` (nil when absent). Valid until the next parse.
+    public func extractedValue(_ slot: Int) -> JSONValue? {
+        convert(extracted[slot])
     }
 
     /// The value of `ref` itself; an array or object keeps the same ref.
@@ -183,6 +196,37 @@ public final class JSONParser {
     private func bytes(_ s: ujson_string) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: s.data, count: s.length)
     }
+}
+
+/// JSON pointers looked up together, each shared prefix walked once: see `JSONParser.extract`.
+/// Immutable, so one set may serve parsers on several threads.
+public final class JSONPathSet: @unchecked Sendable {
+    fileprivate let raw: OpaquePointer
+    public let count: Int
+
+    /// Path `i` is read back as slot `i`.
+    public init(_ pointers: [JSONPointer]) {
+        count = pointers.count
+        let texts = pointers.map { pointer in pointer.withEncoded { Array($0) } }
+        var bases: [UnsafePointer<CChar>?] = []
+        var lengths: [Int] = []
+        let storage = texts.map { text -> UnsafeMutablePointer<CChar> in
+            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: max(text.count, 1))
+            text.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress { UnsafeMutableRawPointer(copy).copyMemory(from: base, byteCount: bytes.count) }
+            }
+            return copy
+        }
+        defer { storage.forEach { $0.deallocate() } }
+        for (copy, text) in zip(storage, texts) {
+            bases.append(UnsafePointer(copy))
+            lengths.append(text.count)
+        }
+        guard let raw = ujson_paths_new(bases, lengths, pointers.count) else { fatalError("JSONPathSet: out of memory") }
+        self.raw = raw
+    }
+
+    deinit { ujson_paths_free(raw) }
 }
 
 /// Byte counting over raw buffers.

@@ -17,13 +17,6 @@ struct Needle: Sendable {
         probe2 = pair[1]
     }
 
-    /// The first occurrence in `base[0..<count]`, as an offset.
-    func firstOffset(in base: UnsafeRawPointer, count: Int) -> Int? {
-        bytes.withUnsafeBytes { needle in
-            ubs_find(base, count, needle.baseAddress!, needle.count, probe1, probe2).map { base.distance(to: $0) }
-        }
-    }
-
     /// A rough frequency rank of a byte in JSON logs: higher is more common.
     static func commonness(_ byte: UInt8) -> Int {
         switch byte {
@@ -35,9 +28,38 @@ struct Needle: Sendable {
             let order = Array("etaoinsrhdlcumpfgwybvkxjqz".utf8)
             return 190 - (order.firstIndex(of: byte) ?? 25) * 6
         case UInt8(ascii: "A")...UInt8(ascii: "Z"): return 60
-        case UInt8(ascii: "_"): return 50
+        case UInt8(ascii: "_"): return 150  // snake_case keys are everywhere in JSON logs
         case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "/"): return 80
         default: return 20
         }
+    }
+}
+
+/// Several needles searched in one pass over the buffer.
+struct NeedleSet {
+    private let needles: [Needle]
+
+    init(_ needles: [Needle]) {
+        precondition(needles.count <= 8, "at most 8 prefilter strings")
+        self.needles = needles
+    }
+
+    var isEmpty: Bool { needles.isEmpty }
+
+    /// The offset of the first occurrence of any needle in `base[0..<count]`, or nil.
+    func firstOffset(in base: UnsafeRawPointer, count: Int) -> Int? {
+        // The needles' byte arrays are pinned for the duration of the call.
+        func search(_ index: Int, _ described: inout [ubs_needle]) -> Int {
+            guard index < needles.count else { return ubs_find_any(base, count, described, described.count) }
+            return needles[index].bytes.withUnsafeBufferPointer { bytes in
+                described.append(
+                    ubs_needle(bytes: bytes.baseAddress, length: bytes.count, probe1: needles[index].probe1, probe2: needles[index].probe2))
+                return search(index + 1, &described)
+            }
+        }
+        var described: [ubs_needle] = []
+        described.reserveCapacity(needles.count)
+        let offset = search(0, &described)
+        return offset < count ? offset : nil
     }
 }

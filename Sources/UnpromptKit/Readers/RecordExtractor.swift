@@ -43,6 +43,7 @@ struct RecordExtractor {
     let sourceKey: String
     /// One parser per `decode` field, so decoded JSON never invalidates the outer document's values.
     private let decodeParsers: [JSONParser]
+    private let modelCache = ModelCache()
 
     init(input: CompiledInput, timeZone: TimeZone, sourceKey: String) {
         self.input = input
@@ -56,16 +57,14 @@ struct RecordExtractor {
         root: JSONRef, parser: JSONParser, line: Int, state: inout SourceState, into result: inout SourceReadResult
     ) {
         let lineContext = RecordContext(
-            parser: parser, root: root, element: root, elementParser: parser, entryKey: nil,
-            variables: state.variables, decoded: [])
+            parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [])
         for rule in input.carry where rule.match.allHold(in: lineContext) {
             for (name, value) in rule.set {
                 if let resolved = value.resolve(in: lineContext) { state.variables[name] = resolved.text }
             }
         }
         let context = RecordContext(
-            parser: parser, root: root, element: root, elementParser: parser, entryKey: nil,
-            variables: state.variables, decoded: [])
+            parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [])
         for rule in input.limits where rule.match.allHold(in: context) {
             readLimits(rule, context, into: &result)
         }
@@ -108,8 +107,7 @@ struct RecordExtractor {
         _ variables: [String: String]
     ) -> RecordContext {
         var context = RecordContext(
-            parser: parser, root: root, element: element, elementParser: parser, entryKey: key,
-            variables: variables, decoded: [])
+            parser: parser, root: root, element: element, entryKey: key, variables: variables, decoded: [])
         for (pointer, inner) in zip(rule.decode, decodeParsers) {
             // A field that is absent, not a string, or not JSON leaves its values absent.
             guard case .string(let bytes) = parser.value(at: pointer, in: element),
@@ -178,7 +176,7 @@ struct RecordExtractor {
             result.skip("zero-usage", line: line)
             return
         }
-        let model = rule.model?.resolve(in: context).map { ModelID.sanitize($0.text) } ?? ModelID.unknown
+        let model = rule.model?.resolve(in: context).map { modelCache.sanitized($0.text) } ?? ModelID.unknown
         result.events.append(
             TokenEvent(
                 tool: input.tool, time: time, model: model, counts: counts,
@@ -187,13 +185,8 @@ struct RecordExtractor {
     }
 
     /// The token fields, or nil when one of them holds something that is not a count.
-    private func readTokens(_ tokens: CompiledTokens, _ record: RecordContext) -> RawTokens? {
+    private func readTokens(_ tokens: CompiledTokens, _ context: RecordContext) -> RawTokens? {
         var raw = RawTokens()
-        var context = record
-        if let base = tokens.base {
-            guard let scoped = record.scoped(to: base) else { return raw }
-            context = scoped
-        }
         var valid = true
         func read(_ value: CompiledValue?) -> Int64? {
             guard let value, let found = value.resolve(in: context) else { return nil }
@@ -274,6 +267,20 @@ struct RecordExtractor {
                     tool: input.tool, time: time, window: window.name, usedPercent: used,
                     windowMinutes: window.windowMinutes?.resolve(in: context)?.count, resetsAt: resetsAt))
         }
+    }
+}
+
+/// The last model id seen and its sanitized form: a source names the same model record after record.
+private final class ModelCache {
+    private var raw = ""
+    private var clean = ModelID.unknown
+
+    func sanitized(_ text: String) -> String {
+        if text != raw {
+            raw = text
+            clean = ModelID.sanitize(text)
+        }
+        return clean
     }
 }
 

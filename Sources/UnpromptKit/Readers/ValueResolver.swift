@@ -6,6 +6,8 @@ struct CompiledPath {
     let fromRoot: Bool
     /// When the path runs through a `decode` field: the index of that field, and the pointer inside it.
     let decoded: (index: Int, inner: JSONPointer)?
+    /// For paths read from the line's root: the slot of the input's path set, already looked up.
+    let slot: Int?
 }
 
 /// A value read from a record, before it is turned into a number, a time or a string.
@@ -24,10 +26,7 @@ enum FieldValue {
 struct RecordContext {
     let parser: JSONParser
     let root: JSONRef
-    var element: JSONRef
-    /// The parser `element` belongs to: `parser`, or a decode parser when the element lies inside a
-    /// decoded string field.
-    var elementParser: JSONParser
+    let element: JSONRef
     let entryKey: String?
     let variables: [String: String]
     /// Parsed `decode` fields, by index; nil where the field is absent or not JSON.
@@ -38,17 +37,8 @@ struct RecordContext {
             guard let (inner, ref) = decoded[decodedPath.index] else { return nil }
             return inner.value(at: decodedPath.inner, in: ref).map { FieldValue($0, inner) }
         }
-        if path.fromRoot { return parser.value(at: path.pointer, in: root).map { FieldValue($0, parser) } }
-        return elementParser.value(at: path.pointer, in: element).map { FieldValue($0, elementParser) }
-    }
-
-    /// The same record, read from the object at `path`; nil when that is absent or not an object.
-    func scoped(to path: CompiledPath) -> RecordContext? {
-        guard case .composite(let ref, let owner)? = lookup(path), case .object = owner.value(of: ref) else { return nil }
-        var scoped = self
-        scoped.element = ref
-        scoped.elementParser = owner
-        return scoped
+        if let slot = path.slot { return parser.extractedValue(slot).map { FieldValue($0, parser) } }
+        return parser.value(at: path.pointer, in: path.fromRoot ? root : element).map { FieldValue($0, parser) }
     }
 }
 

@@ -65,6 +65,14 @@ final class DeduplicatorTests: XCTestCase {
         XCTAssertEqual(d.admit(b), .duplicate)
     }
 
+    func testRulesWithDifferentKeepRulesInOneSpaceCountOnce() {
+        var d = Deduplicator()
+        XCTAssertEqual(d.admit(event(5, identity: idA, keep: .first)), .counted)
+        XCTAssertEqual(d.admit(event(9, identity: idA, keep: .largest)), .duplicate)
+        XCTAssertEqual(d.admit(event(4, identity: idB, keep: .last)), .counted)
+        XCTAssertEqual(d.admit(event(7, identity: idB, keep: .first)), .duplicate)
+    }
+
     func testNilIdentityIsAlwaysCounted() {
         var d = Deduplicator()
         for keep in KeepRule.allCases {

@@ -74,7 +74,7 @@ final class FieldPathTests: XCTestCase {
         XCTAssertEqual(failure("a[x]"), FieldPathError(offset: 2, message: expected))
         XCTAssertEqual(failure("a[-1]"), FieldPathError(offset: 2, message: expected))
         XCTAssertEqual(failure("a[]"), FieldPathError(offset: 2, message: expected))
-        XCTAssertEqual(failure("a[\"]"), FieldPathError(offset: 2, message: expected))
+        XCTAssertEqual(failure("a[\"]"), FieldPathError(offset: 1, message: "unclosed '['"), "a quoted key ends only at \"]")
     }
 
     func testEmptyQuotedKey() {
@@ -95,8 +95,14 @@ final class FieldPathTests: XCTestCase {
     }
 
     func testStrayCharactersInKey() {
-        XCTAssertEqual(failure("a]"), FieldPathError(offset: 0, message: "unexpected character in key 'a]'"))
-        XCTAssertEqual(failure("x.a\"b"), FieldPathError(offset: 2, message: "unexpected character in key 'a\"b'"))
+        XCTAssertEqual(failure("a]"), FieldPathError(offset: 1, message: "unexpected character in key 'a]'"))
+        XCTAssertEqual(failure("x.a\"b"), FieldPathError(offset: 3, message: "unexpected character in key 'a\"b'"))
+        XCTAssertEqual(failure("a b"), FieldPathError(offset: 1, message: "unexpected character in key 'a b'"))
+    }
+
+    func testQuotedKeyMayHoldAClosingBracket() {
+        XCTAssertEqual(parsed(#"a["x]"].b"#)?.components, [.key("a"), .key("x]"), .key("b")])
+        XCTAssertEqual(failure(#"a["x"#)?.message, "unclosed '['")
     }
 
     func testEmptyPaths() {

@@ -28,6 +28,15 @@ final class GlobTests: XCTestCase {
 
     // MARK: Matching
 
+    func testMayDescendIntoADirectoryMatchedByAWildcardSegment() {
+        let g = glob("a/*/b.jsonl")
+        XCTAssertTrue(matches(g, "a/x/b.jsonl"))
+        XCTAssertTrue(mayDescend(g, "a"))
+        XCTAssertTrue(mayDescend(g, "a/x"), "a/x may hold a/x/b.jsonl")
+        XCTAssertFalse(mayDescend(g, "a/x/y"))
+        XCTAssertFalse(mayDescend(g, "c"))
+    }
+
     func testRecursiveGlobAtEveryDepth() {
         let g = glob("projects/**/*.jsonl")
         XCTAssertEqual(g.text, "projects/**/*.jsonl")

@@ -204,6 +204,22 @@ final class JSONLinesReaderTests: XCTestCase {
         XCTAssertEqual(r.state.baselines, ["": last])
     }
 
+    /// A counter field that disappears is a drop to zero: the counter restarted, so the per-call figure
+    /// counts, not "unchanged".
+    func testCumulativeFieldThatDisappearsIsAReset() throws {
+        let d = try codexDescriptor()
+        let lines = [
+            #"{"timestamp":"2025-01-01T00:00:02.000Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":100,"cached_input_tokens":40,"output_tokens":10,"reasoning_output_tokens":5},"last_token_usage":{"input_tokens":100,"cached_input_tokens":40,"output_tokens":10,"reasoning_output_tokens":5}}}}"#,
+            #"{"timestamp":"2025-01-01T00:00:03.000Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":100,"output_tokens":10,"reasoning_output_tokens":5},"last_token_usage":{"input_tokens":7,"output_tokens":1}}}}"#,
+        ]
+        let r = try read(d, write("rollout.jsonl", lines.joined(separator: "\n") + "\n"))
+        XCTAssertEqual(r.skipped, [:])
+        XCTAssertEqual(r.events.map(\.counts), [
+            TokenCounts(input: 60, cacheRead: 40, output: 10, reasoning: 5),
+            TokenCounts(input: 7, output: 1),
+        ])
+    }
+
     /// Cutting the file at every byte, reading the first part, then the rest from the returned offset and
     /// state, gives exactly what one read gives.
     func testCodexFileSplitAtEveryByteMatchesOneRead() throws {

@@ -15,6 +15,11 @@ final class RootTemplateTests: XCTestCase {
         XCTAssertEqual(expand("/abs/~/x"), ["/abs/~/x"])
     }
 
+    func testNestedTemplateIsAProblem() {
+        XCTAssertEqual(RootTemplate.problem(in: "${A:-${B}}"), "a default cannot hold another ${...}")
+        XCTAssertNil(RootTemplate.problem(in: "${A:-~/.a}/${B:-x}"))
+    }
+
     func testPlainPath() {
         XCTAssertEqual(expand("/var/log/tool"), ["/var/log/tool"])
     }

@@ -44,6 +44,14 @@ final class SourceDiscoveryTests: XCTestCase {
         return sources.map { String($0.path.dropFirst(dir.count + 1)) }
     }
 
+    func testWildcardDirectorySegmentsAreWalked() throws {
+        touch("home/.codex/sessions/2025/x.jsonl")
+        touch("home/.codex/sessions/2026/y.jsonl")
+        touch("home/.codex/sessions/2026/deeper/z.jsonl")
+        let i = try input([#"{ root: "~/.codex", glob: "sessions/*/*.jsonl" }"#])
+        XCTAssertEqual(found(i), ["home/.codex/sessions/2025/x.jsonl", "home/.codex/sessions/2026/y.jsonl"])
+    }
+
     func testRecursiveGlobFindsFilesAtEveryDepthSorted() throws {
         touch("home/.claude/projects/b.jsonl")
         touch("home/.claude/projects/p/a.jsonl")

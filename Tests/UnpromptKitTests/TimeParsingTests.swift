@@ -126,10 +126,9 @@ final class TimeParsingTests: XCTestCase {
     }
 
     /// 2024-03-10 in New York: 02:00 EST jumps to 03:00 EDT, so 02:30 never happens on the wall.
-    /// The reader resolves it with EDT (UTC-4): 06:30Z, the earlier of the two candidate instants
-    /// (06:30Z with EDT, 07:30Z with EST).
+    /// It is read with the offset before the change (EST), i.e. moved forward by the gap: 07:30Z = 03:30 EDT.
     func testNewYorkSpringForwardGap() {
-        XCTAssertEqual(ms(.text("2024-03-10 02:30:00"), .local, newYork), 1_710_052_200_000)  // 06:30Z
+        XCTAssertEqual(ms(.text("2024-03-10 02:30:00"), .local, newYork), 1_710_055_800_000)  // 07:30Z
         XCTAssertEqual(ms(.text("2024-03-10 01:59:59"), .local, newYork), 1_710_053_999_000)  // 06:59:59Z, EST
         XCTAssertEqual(ms(.text("2024-03-10 03:00:00"), .local, newYork), 1_710_054_000_000)  // 07:00Z, EDT
     }
@@ -140,6 +139,31 @@ final class TimeParsingTests: XCTestCase {
         XCTAssertEqual(ms(.text("2024-11-03 01:30:00"), .local, newYork), 1_730_611_800_000)  // 05:30Z
         XCTAssertEqual(ms(.text("2024-11-03 00:59:59"), .local, newYork), 1_730_609_999_000)  // 04:59:59Z, EDT
         XCTAssertEqual(ms(.text("2024-11-03 02:00:00"), .local, newYork), 1_730_617_200_000)  // 07:00Z, EST
+    }
+
+    /// The same rules east of UTC: Berlin's 2024-10-27 02:30 happens twice (00:30Z in CEST, 01:30Z in
+    /// CET) and the first wins; 2024-03-31 02:30 never happens and moves forward to 03:30 CEST = 01:30Z.
+    func testBerlinOverlapAndGapFollowTheSameRules() {
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        XCTAssertEqual(ms(.text("2024-10-27 02:30:00"), .local, berlin), 1_729_989_000_000)  // 00:30Z
+        XCTAssertEqual(ms(.text("2024-03-31 02:30:00"), .local, berlin), 1_711_848_600_000)  // 01:30Z
+        XCTAssertEqual(ms(.text("2024-07-01 12:00:00"), .local, berlin), 1_719_828_000_000)  // 10:00Z
+    }
+
+    /// India has no DST and a half-hour offset: +05:30 all year.
+    func testHalfHourZoneWithoutDST() {
+        let kolkata = TimeZone(identifier: "Asia/Kolkata")!
+        XCTAssertEqual(ms(.text("2024-01-01 05:30:00"), .local, kolkata), 1_704_067_200_000)  // 00:00Z
+    }
+
+    func testImpossibleDatesAreRejected() {
+        XCTAssertNil(TimeParsing.iso8601("2024-02-30T00:00:00Z"))
+        XCTAssertNil(TimeParsing.iso8601("2023-02-29T00:00:00Z"))
+        XCTAssertNil(TimeParsing.iso8601("2024-04-31T00:00:00Z"))
+        XCTAssertNotNil(TimeParsing.iso8601("2024-02-29T00:00:00Z"))
+        XCTAssertNotNil(TimeParsing.iso8601("2000-02-29T00:00:00Z"))
+        XCTAssertNil(TimeParsing.iso8601("1900-02-29T00:00:00Z"))
+        XCTAssertNil(ms(.text("2024-06-31 10:00:00"), .local))
     }
 
     func testLocalIsDeterministic() {

@@ -18,9 +18,13 @@ public struct Deduplicator {
 
     public mutating func admit(_ event: TokenEvent) -> Outcome {
         guard let identity = event.identity else { return .counted }
+        // `first` needs only the identity; the others keep the event, to take it away on replacement.
+        // Either kind of entry blocks a copy of the other kind, so rules sharing a space count once.
         if event.keep == .first {
+            guard kept[identity] == nil else { return .duplicate }
             return seen.insert(identity).inserted ? .counted : .duplicate
         }
+        if seen.contains(identity) { return .duplicate }
         guard let previous = kept[identity] else {
             kept[identity] = event
             return .counted

@@ -29,7 +29,16 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
         while i < chars.count {
             let c = chars[i]
             if c == "[" {
-                guard let close = chars[i...].firstIndex(of: "]") else {
+                // A quoted key ends at `"]`, so it may hold `]`, dots and brackets.
+                var close: Int?
+                if i + 1 < chars.count, chars[i + 1] == "\"" {
+                    var j = i + 2
+                    while j + 1 < chars.count, !(chars[j] == "\"" && chars[j + 1] == "]") { j += 1 }
+                    if j + 1 < chars.count { close = j + 1 }
+                } else {
+                    close = chars[i...].firstIndex(of: "]")
+                }
+                guard let close else {
                     return .failure(FieldPathError(offset: i, message: "unclosed '['"))
                 }
                 let inner = String(chars[(i + 1)..<close])
@@ -58,8 +67,9 @@ public struct FieldPath: Sendable, Hashable, CustomStringConvertible {
             if key.isEmpty {
                 return .failure(FieldPathError(offset: i, message: "empty key in path"))
             }
-            if key.contains("]") || key.contains("\"") || key.contains(" ") {
-                return .failure(FieldPathError(offset: i, message: "unexpected character in key '\(key)'"))
+            if let bad = key.firstIndex(where: { $0 == "]" || $0 == "\"" || $0 == " " }) {
+                return .failure(
+                    FieldPathError(offset: i + key.distance(from: key.startIndex, to: bad), message: "unexpected character in key '\(key)'"))
             }
             if !expectKey { return .failure(FieldPathError(offset: i, message: "expected '.' or '[' after ']'")) }
             components.append(.key(key))

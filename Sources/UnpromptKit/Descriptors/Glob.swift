@@ -151,7 +151,8 @@ public struct Glob: Sendable, CustomStringConvertible {
     }
 
     private static func prefixMayMatch(_ globs: ArraySlice<Segment>, _ path: ArraySlice<Substring>) -> Bool {
-        guard let name = path.first else { return globs.count > 1 || globs.first.map(isAnyDepth) == true }
+        // A directory whose path the glob's leading segments matched may hold a match below it.
+        guard let name = path.first else { return !globs.isEmpty }
         guard let first = globs.first else { return false }
         switch first {
         case .anyDepth: return true
@@ -159,11 +160,6 @@ public struct Glob: Sendable, CustomStringConvertible {
             return globs.count > 1 && matchName(tokens[...], Array(name)[...])
                 && prefixMayMatch(globs.dropFirst(), path.dropFirst())
         }
-    }
-
-    private static func isAnyDepth(_ segment: Segment) -> Bool {
-        if case .anyDepth = segment { return true }
-        return false
     }
 
     private static func matchName(_ tokens: ArraySlice<Token>, _ name: ArraySlice<Character>) -> Bool {

@@ -19,6 +19,9 @@ public enum RootTemplate {
             if body.count > name.count, !body.dropFirst(name.count).hasPrefix(":-") {
                 return "'${\(body)}': only ${VAR} and ${VAR:-default} are supported"
             }
+            if body.contains("$") || body.contains("{") {
+                return "a default cannot hold another ${...}"
+            }
             rest = rest[rest.index(after: end)...]
         }
         return nil

@@ -155,14 +155,14 @@ struct RecordExtractor {
             } else {
                 let previous = state.baselines[key] ?? RawTokens()
                 state.baselines[key] = raw
-                if raw.minus(previous).isZero {
-                    result.skip("unchanged-total", line: line)
-                    return
-                }
+                // A field that shrinks (or disappears, which is a drop to 0) means the counter restarted.
                 if raw.wentBackwards(from: previous) {
                     if let fallback = rule.fallbackTokens, let delta = readTokens(fallback, context), !delta.isAbsent {
                         raw = delta
                     }
+                } else if raw.minus(previous).isZero {
+                    result.skip("unchanged-total", line: line)
+                    return
                 } else {
                     raw = raw.minus(previous)
                 }

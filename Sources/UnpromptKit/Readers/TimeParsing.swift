@@ -67,8 +67,7 @@ enum TimeParsing {
         } else {
             return nil  // a time without a zone is not an instant; descriptors say `as: local` for those
         }
-        guard i == b.count, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
-        else { return nil }
+        guard i == b.count, isValidDate(year, month, day), hour < 24, minute < 60, second < 61 else { return nil }
         let seconds = daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return seconds * 1000 + millis
     }
@@ -83,19 +82,26 @@ enum TimeParsing {
         guard b.count == 19, b[4] == 45, b[7] == 45, b[10] == 32 || b[10] == 84, b[13] == 58, b[16] == 58,
             let year = digits(b, 0, 4), let month = digits(b, 5, 2), let day = digits(b, 8, 2),
             let hour = digits(b, 11, 2), let minute = digits(b, 14, 2), let second = digits(b, 17, 2),
-            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+            isValidDate(year, month, day), hour < 24, minute < 60, second < 61
         else { return nil }
         return WallClock(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 
-    /// The instant a wall-clock time names in a zone. In a DST gap or overlap the earlier offset wins, so
-    /// the same text always gives the same instant.
+    /// The instant a wall-clock time names in a zone, the same every time:
+    /// - a time that happens twice (clocks fall back) is its first occurrence;
+    /// - a time that never happens (clocks spring forward) is read with the offset in force before the
+    ///   change, i.e. moved forward by the gap, as a clock that was not changed would show it.
     static func fromWallClock(_ wall: WallClock, in zone: TimeZone) -> Int64 {
         let naive = daysFromCivil(wall.year, wall.month, wall.day) * 86_400 + wall.hour * 3600 + wall.minute * 60
             + wall.second
-        var offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(naive))))
-        offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(naive - offset))))
-        return (naive - offset) * 1000
+        func offset(at seconds: Int64) -> Int64 {
+            Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
+        }
+        // Zones change offset at most a few times a year, so the offsets a day either side bracket any change.
+        let before = offset(at: naive - 86_400)
+        let after = offset(at: naive + 86_400)
+        let valid = Set([naive - before, naive - after]).filter { naive - offset(at: $0) == $0 }
+        return (valid.min() ?? naive - before) * 1000
     }
 
     private static func digits(_ b: [UInt8], _ start: Int, _ count: Int) -> Int64? {
@@ -111,6 +117,14 @@ enum TimeParsing {
             value = value * 10 + Int64(c - 48)
         }
         return value
+    }
+
+    /// Whether the date exists: 2024-02-29 does, 2023-02-29 and 2024-04-31 do not.
+    static func isValidDate(_ year: Int64, _ month: Int64, _ day: Int64) -> Bool {
+        guard (1...12).contains(month), day >= 1 else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let lengths: [Int64] = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        return day <= lengths[Int(month) - 1]
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).

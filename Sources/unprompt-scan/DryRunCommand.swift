@@ -26,7 +26,7 @@ enum DryRunCommand {
         } else {
             for (descriptor, report) in zip(descriptors, reports) { print(text(report, name: descriptor.name)) }
         }
-        return reports.contains { $0.failedSources > 0 } ? .sourcesUnreadable : .success
+        return reports.contains { $0.failedSources > 0 || $0.unlistedDirectories > 0 } ? .sourcesUnreadable : .success
     }
 
     static func json(_ report: ReaderReport) -> JSON {

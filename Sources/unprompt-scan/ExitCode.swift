@@ -1,7 +1,8 @@
 /// The documented exit statuses (README.md, "Exit status").
 enum ExitCode: Int32 {
     case success = 0
-    /// The command ran, but some sources could not be read; they are reported and nothing of them was kept.
+    /// The command ran, but some sources (or directories holding them) could not be read; they are
+    /// reported, and nothing of them was counted.
     case sourcesUnreadable = 1
     case usage = 2
     /// A descriptor (or a file given to `readers validate`) is invalid.

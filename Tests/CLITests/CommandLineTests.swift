@@ -4,7 +4,7 @@ import UnpromptTestSupport
 
 /// Exit statuses, usage errors and descriptor errors, as a person meets them.
 struct CommandLineTests {
-    func temporaryFile(_ text: String, name: String = "bad.yaml") throws -> String {
+    func temporaryFile(_ text: String, name: String = "demo.yaml") throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("unprompt-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent(name).path
@@ -58,11 +58,19 @@ struct CommandLineTests {
     }
 
     @Test func dryRunRefusesAnInvalidReadersDirectory() throws {
-        let path = try temporaryFile("schema: 1\nid: Bad_Id\n")
+        let path = try temporaryFile("schema: 1\nid: Bad_Id\n", name: "bad.yaml")
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let output = try Binary.run(["--dry-run", "--readers-dir", directory])
         #expect(output.status == 3)
         #expect(output.stderr.contains("\(path):2:5: id must be lowercase letters"), "\(output.stderr)")
+    }
+
+    @Test func validateRequiresTheFileNameToBeTheID() throws {
+        let text = try String(contentsOfFile: Repository.readers + "/codex.yaml", encoding: .utf8)
+        let path = try temporaryFile(text, name: "codex-copy.yaml")
+        let output = try Binary.run(["readers", "validate", path])
+        #expect(output.status == 3)
+        #expect(output.stderr.contains("id 'codex' must match the file name 'codex-copy.yaml'"), "\(output.stderr)")
     }
 
     @Test func usageErrorsExitTwoAndNameTheProblem() throws {

@@ -149,7 +149,9 @@ final class DescriptorLoaderTests: XCTestCase {
         XCTAssertEqual(
             input.sources.map(\.root), ["${CLAUDE_CONFIG_DIR}", "~/.claude", "${XDG_CONFIG_HOME:-~/.config}/claude"])
         XCTAssertEqual(input.sources.map(\.glob.text), Array(repeating: "projects/**/*.jsonl", count: 3))
-        XCTAssertEqual(input.prefilter, [Array("\"usage\"".utf8)])
+        XCTAssertEqual(input.prefilter, [Array("\"usage\"".utf8), Array("\"isApiErrorMessage\"".utf8)])
+        XCTAssertEqual(input.limits.first?.windows.map(\.name), ["limit_reached"])
+        XCTAssertNotNil(input.limits.first?.match.last?.matches)
         let record = try XCTUnwrap(input.records.first)
         XCTAssertEqual(record.name, "assistant-message")
         XCTAssertEqual(record.skip.map(\.reason), ["synthetic"])
@@ -160,6 +162,47 @@ final class DescriptorLoaderTests: XCTestCase {
         XCTAssertNotNil(record.cost)
         XCTAssertNotNil(record.tokens.cacheWrite5m)
         XCTAssertNotNil(record.tokens.cacheWrite1h)
+    }
+
+    func testBuiltInSkipReasonsCannotBeReused() {
+        assertError(
+            inserting(["        skip: { duplicate: { a: 1 } }"], after: 11), line: 12, column: 17,
+            "'duplicate' is a built-in skip reason")
+    }
+
+    func testFileNameMustBeTheID() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("loader-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let wrong = directory.appendingPathComponent("other.yaml").path
+        try Self.minimal.write(toFile: wrong, atomically: true, encoding: .utf8)
+        XCTAssertThrowsError(try DescriptorLoader.load(path: wrong)) { error in
+            XCTAssertEqual((error as? DescriptorError)?.description, "\(wrong):2:5: id 'demo' must match the file name 'other.yaml'")
+        }
+        let right = directory.appendingPathComponent("demo.yaml").path
+        try Self.minimal.write(toFile: right, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try DescriptorLoader.load(path: right).id, "demo")
+    }
+
+    func testMatchesConditionTakesARegularExpression() throws {
+        let d = try DescriptorLoader.load(
+            text: inserting(["        match: { text: { matches: 'limit reached\\|\\d+' } }"], after: 11), file: "test.yaml")
+        XCTAssertEqual(d.inputs[0].records[0].match.first?.matches, "limit reached\\|\\d+")
+        assertError(
+            inserting(["        match: { text: { matches: '([' } }"], after: 11), line: 12, column: 35, "bad regular expression")
+        assertError(
+            inserting(["        match: { text: { matches: 'x', present: true } }"], after: 11), line: 12, column: 35,
+            "present or matches, not both")
+        assertError(
+            inserting(["        match: { text: { } }"], after: 11), line: 12, column: 24, "needs present: true|false or matches")
+    }
+
+    /// A quoted key's text may differ from its characters (escapes), so its error points at the key's start.
+    func testBadQuotedConditionKeyPointsAtTheKey() {
+        assertError(
+            inserting(["        match: { \"a..b\": 1 }"], after: 11), line: 12, column: 18, "bad field path 'a..b'")
+        assertError(
+            inserting(["        match: { a..b: 1 }"], after: 11), line: 12, column: 20, "bad field path 'a..b'")
     }
 
     func testLoadByPathReportsUnreadableFile() {
@@ -406,14 +449,14 @@ final class DescriptorLoaderTests: XCTestCase {
     func testPatternNeedsExactlyOneCaptureGroup() {
         assertError(
             replacing(11, with: ["        time: { path: ts, pattern: \"x\" }"]), line: 11, column: 36,
-            "time.pattern must have exactly 1 capture group(s)")
+            "time.pattern must have exactly 1 capture group")
     }
 
     // MARK: Roots
 
     func testRootEmptyVariable() {
         assertError(
-            replacing(7, with: ["      - root: \"${}\""]), line: 7, column: 15, "bad root '${}': '${}' must name a variable")
+            replacing(7, with: ["      - root: \"${}\""]), line: 7, column: 15, "bad root: '${}' must name a variable")
     }
 
     func testRootUnsupportedSubstitution() {

@@ -19,9 +19,12 @@ final class YAMLLoaderTests: XCTestCase {
         }
         let expected = YAMLNode(kind: .mapping([
             YAMLEntry(key: "name", keyMark: SourceMark(line: 1, column: 1), value: scalar("demo", 1, 7)),
-            YAMLEntry(key: "quoted key", keyMark: SourceMark(line: 2, column: 1), value: YAMLNode(
-                kind: .sequence([scalar("a", 2, 16), scalar("b", plain: false, 2, 19)]),
-                mark: SourceMark(line: 2, column: 15))),
+            YAMLEntry(
+                key: "quoted key", keyMark: SourceMark(line: 2, column: 1),
+                value: YAMLNode(
+                    kind: .sequence([scalar("a", 2, 16), scalar("b", plain: false, 2, 19)]),
+                    mark: SourceMark(line: 2, column: 15)),
+                keyIsPlain: false),
             YAMLEntry(key: "list", keyMark: SourceMark(line: 3, column: 1), value: YAMLNode(
                 kind: .sequence([
                     scalar("1", 4, 5),

@@ -51,8 +51,8 @@ public struct SourceSpec: Sendable {
     public let mark: SourceMark
 }
 
-/// A condition on a record: the value at `path` equals one of `anyOf`, or (with `anyOf` empty) is present
-/// or absent as `present` says.
+/// A condition on a record: the value at `path` equals one of `anyOf`; or (with `anyOf` empty) is present
+/// or absent as `present` says; or its text matches the regular expression `matches`.
 public struct Condition: Sendable {
     public enum Literal: Sendable, Equatable {
         case string(String)
@@ -65,6 +65,7 @@ public struct Condition: Sendable {
     public let path: FieldPath
     public let anyOf: [Literal]
     public let present: Bool?
+    public let matches: String?
 }
 
 /// One alternative of a value: a field, a value carried from an earlier record, the key of the entry being
@@ -198,16 +199,17 @@ public struct LimitWindowSpec: Sendable {
 }
 
 /// A `sqlite` input's query. Rows above the watermark are read; without one the query is re-read and
-/// identities keep it exact.
+/// identities keep it exact. Each row is a record whose fields are its columns.
 public struct SQLQuery: Sendable {
     public let sql: String
     public let watermark: String?
-    /// Tables the query needs; when one is missing, the next query in `fallbacks` is tried.
+    /// Tables the query needs; a database without one of them has nothing for this input.
     public let requires: [String]
 }
 
-/// A `text` input's line pattern: named captures become values, `set` carries them forward, and a pattern
-/// with `record: true` makes a record.
+/// A `text` input's line pattern. A line that matches becomes a record whose fields are the pattern's
+/// named captures, plus `pattern` set to the pattern's name, so `carry` and `records` rules apply to it
+/// as to a JSON line.
 public struct TextPattern: Sendable {
     public let name: String
     public let regex: String

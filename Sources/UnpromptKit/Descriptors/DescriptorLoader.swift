@@ -6,6 +6,7 @@ import Foundation
 /// all errors at `file:line:col`. Nothing is defaulted silently: the few defaults are documented in
 /// CONTRIBUTING.md, and every choice that changes a count (counting rules, which copy to keep) is required.
 public enum DescriptorLoader {
+    /// Loads a descriptor file, whose name must be its id: `readers/codex.yaml` declares `id: codex`.
     public static func load(path: String) throws(DescriptorError) -> Descriptor {
         let text: String
         do {
@@ -13,18 +14,20 @@ public enum DescriptorLoader {
         } catch {
             throw DescriptorError(file: path, mark: SourceMark(line: 1, column: 1), message: "cannot read the file as UTF-8 text")
         }
-        return try load(text: text, file: path)
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        return try load(text: text, file: path, expectedID: name)
     }
 
-    public static func load(text: String, file: String) throws(DescriptorError) -> Descriptor {
+    public static func load(text: String, file: String, expectedID: String? = nil) throws(DescriptorError) -> Descriptor {
         let root = try YAMLLoader.load(text, file: file)
-        return try DescriptorDecoder(file: file).descriptor(root)
+        return try DescriptorDecoder(file: file, expectedID: expectedID).descriptor(root)
     }
 }
 
 /// The decoding itself, one function per section of the language.
 private struct DescriptorDecoder {
     let file: String
+    let expectedID: String?
 
     func reader(_ node: YAMLNode, _ context: String, _ allowed: [String]) throws(DescriptorError) -> MappingReader {
         try MappingReader(node, file: file, context: context, allowed: allowed)
@@ -33,12 +36,15 @@ private struct DescriptorDecoder {
     func descriptor(_ node: YAMLNode) throws(DescriptorError) -> Descriptor {
         let map = try reader(node, "the descriptor", ["schema", "id", "name", "identity_space", "inputs"])
         let schemaNode = try map.required("schema")
-        let schema = try map.integer(schemaNode, "schema", range: 1...Int.max)
+        let schema = try map.integer(schemaNode, "schema", range: 1...1_000)
         guard schema == Descriptor.schemaVersion else {
             throw map.error(schemaNode, "schema \(schema) is not supported; this version reads schema \(Descriptor.schemaVersion)")
         }
         let idNode = try map.required("id")
         let id = try identifier(idNode, map, "id")
+        if let expectedID, expectedID != id {
+            throw map.error(idNode, "id '\(id)' must match the file name '\(expectedID).yaml'")
+        }
         let name = try map.string(try map.required("name"), "name")
         var space = id
         if let spaceNode = map.optional("identity_space") { space = try identifier(spaceNode, map, "identity_space") }
@@ -129,7 +135,7 @@ private struct DescriptorDecoder {
         let rootNode = try map.required("root")
         let root = try map.string(rootNode, "root")
         if root.isEmpty { throw map.error(rootNode, "root must not be empty") }
-        if let problem = RootTemplate.problem(in: root) { throw map.error(rootNode, "bad root '\(root)': \(problem)") }
+        if let problem = RootTemplate.problem(in: root) { throw map.error(rootNode, "bad root: \(problem)") }
         let glob = try map.glob(try map.required("glob"), "glob")
         var exclude: [Glob] = []
         if let node = map.optional("exclude") {
@@ -208,6 +214,11 @@ private struct DescriptorDecoder {
             for entry in entries {
                 guard isReasonName(entry.key) else {
                     throw DescriptorError(file: file, mark: entry.keyMark, message: "'\(entry.key)' is not a reason name: use lowercase letters, digits and '-'")
+                }
+                guard !SkipReason.builtIn.contains(entry.key) else {
+                    throw DescriptorError(
+                        file: file, mark: entry.keyMark,
+                        message: "'\(entry.key)' is a built-in skip reason; name this one differently so the counts stay apart")
                 }
                 skip.append((entry.key, try conditions(entry.value, "skip.\(entry.key)")))
             }
@@ -420,11 +431,11 @@ private struct DescriptorDecoder {
         }
         var result: [Condition] = []
         for entry in entries {
-            let keyNode = YAMLNode(kind: .scalar(entry.key, plain: true), mark: entry.keyMark)
+            let keyNode = YAMLNode(kind: .scalar(entry.key, plain: entry.keyIsPlain), mark: entry.keyMark)
             let path = try parseFieldPath(entry.key, at: keyNode, what, file: file)
             switch entry.value.kind {
             case .scalar:
-                result.append(Condition(path: path, anyOf: [literal(entry.value)], present: nil))
+                result.append(Condition(path: path, anyOf: [literal(entry.value)], present: nil, matches: nil))
             case .sequence(let items):
                 if items.isEmpty { throw placeError(entry.value, "\(what).\(entry.key) must not be an empty list") }
                 var literals: [Condition.Literal] = []
@@ -432,10 +443,17 @@ private struct DescriptorDecoder {
                     guard case .scalar = item.kind else { throw placeError(item, "each item of \(what).\(entry.key) must be a plain value") }
                     literals.append(literal(item))
                 }
-                result.append(Condition(path: path, anyOf: literals, present: nil))
+                result.append(Condition(path: path, anyOf: literals, present: nil, matches: nil))
             case .mapping:
-                let map = try reader(entry.value, "\(what).\(entry.key)", ["present"])
-                result.append(Condition(path: path, anyOf: [], present: try map.bool(try map.required("present"), "present")))
+                let map = try reader(entry.value, "\(what).\(entry.key)", ["present", "matches"])
+                if let present = map.optional("present") {
+                    if let both = map.optional("matches") { throw map.error(both, "a condition takes present or matches, not both") }
+                    result.append(Condition(path: path, anyOf: [], present: try map.bool(present, "present"), matches: nil))
+                } else if let pattern = map.optional("matches") {
+                    result.append(Condition(path: path, anyOf: [], present: nil, matches: try map.regex(pattern, "matches")))
+                } else {
+                    throw map.error(entry.value, "a condition mapping needs present: true|false or matches: REGEX")
+                }
             }
         }
         return result

@@ -110,8 +110,8 @@ struct MappingReader {
             throw self.error(node, "bad regular expression in \(what): '\(text)'")
         }
         if let captures, !captures.contains(compiled.numberOfCaptureGroups) {
-            throw self.error(
-                node, "\(what) must have \(captures.lowerBound == captures.upperBound ? "exactly \(captures.lowerBound)" : "\(captures)") capture group(s)")
+            let count = captures.lowerBound == captures.upperBound ? "exactly \(captures.lowerBound)" : "\(captures)"
+            throw self.error(node, "\(what) must have \(count) capture group\(captures == 1...1 ? "" : "s")")
         }
         return text
     }

@@ -109,7 +109,8 @@ private struct TreeBuilder {
                 throw error("duplicate key '\(key)' (first at \(first))", at: event.mark)
             }
             firstMarks[key] = event.mark
-            entries.append(YAMLEntry(key: key, keyMark: event.mark, value: try node(next(), depth: depth)))
+            entries.append(
+                YAMLEntry(key: key, keyMark: event.mark, value: try node(next(), depth: depth), keyIsPlain: plain))
         }
     }
 

@@ -19,4 +19,13 @@ public struct YAMLEntry: Sendable, Equatable {
     public let key: String
     public let keyMark: SourceMark
     public let value: YAMLNode
+    /// False for a quoted key, whose text may differ from its characters in the file (escapes).
+    public let keyIsPlain: Bool
+
+    init(key: String, keyMark: SourceMark, value: YAMLNode, keyIsPlain: Bool = true) {
+        self.key = key
+        self.keyMark = keyMark
+        self.value = value
+        self.keyIsPlain = keyIsPlain
+    }
 }

@@ -88,7 +88,10 @@ final class RuleCompiler {
     }
 
     func condition(_ condition: Condition, scope: Scope) -> CompiledCondition {
-        CompiledCondition(path: path(condition.path, scope: scope), anyOf: condition.anyOf, present: condition.present)
+        CompiledCondition(
+            path: path(condition.path, scope: scope), anyOf: condition.anyOf, present: condition.present,
+            // The loader has already compiled every pattern once, so this cannot fail.
+            matches: condition.matches.flatMap { try? NSRegularExpression(pattern: $0) })
     }
 
     /// Token fields, each path placed under `base` when the descriptor gives `tokens_at` or `fallback_at`.

@@ -75,7 +75,7 @@ public final class JSONLinesReader {
                 let firstNewline = memchr(buffer, 0x0A, end)!
                 start = buffer.distance(to: firstNewline) + 1
                 result.lines += 1
-                result.skip("line-too-long", line: result.lines, problem: true)
+                result.skip(SkipReason.lineTooLong, line: result.lines, problem: true)
                 result.endOffset += discarded
                 discarded = 0
                 discarding = false
@@ -112,7 +112,7 @@ public final class JSONLinesReader {
             do {
                 root = try parser.parse(buffer + lineStart, count: lineEnd - lineStart)
             } catch {
-                if !isBlank(lineStart, lineEnd) { result.skip("malformed-json", line: lineNumber, problem: true) }
+                if !isBlank(lineStart, lineEnd) { result.skip(SkipReason.malformedJSON, line: lineNumber, problem: true) }
                 return
             }
             parser.extract(input.rootPaths, in: root)

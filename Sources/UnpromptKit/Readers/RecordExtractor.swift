@@ -66,7 +66,7 @@ struct RecordExtractor {
         let context = RecordContext(
             parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [])
         for rule in input.limits where rule.match.allHold(in: context) {
-            readLimits(rule, context, into: &result)
+            readLimits(rule, context, line: line, into: &result)
         }
         for rule in input.records {
             if let pointer = rule.selectPointer, let select = rule.select {
@@ -133,24 +133,24 @@ struct RecordExtractor {
         guard let timeValue = rule.time.value.resolve(in: context),
             let time = TimeParsing.milliseconds(timeValue, format: rule.time.format, timeZone: timeZone)
         else {
-            result.skip("bad-time", line: line, problem: true)
+            result.skip(SkipReason.badTime, line: line, problem: true)
             return
         }
         guard var raw = readTokens(rule.tokens, context) else {
-            result.skip("bad-value", line: line, problem: true)
+            result.skip(SkipReason.badValue, line: line, problem: true)
             return
         }
         if rule.cumulative {
             let key = rule.cumulativeKey.map { $0.resolve(in: context)?.text ?? "" }.joined(separator: "\u{1F}")
             if raw.isAbsent {
                 guard let fallback = rule.fallbackTokens, let delta = readTokens(fallback, context), !delta.isAbsent else {
-                    result.skip("no-usage", line: line)
+                    result.skip(SkipReason.noUsage, line: line)
                     return
                 }
                 raw = delta
             } else if raw.isZero {
                 // A zeroed total (Codex's context-window fill) is not a reset of the running count.
-                result.skip("zero-usage", line: line)
+                result.skip(SkipReason.zeroUsage, line: line)
                 return
             } else {
                 let previous = state.baselines[key] ?? RawTokens()
@@ -161,19 +161,19 @@ struct RecordExtractor {
                         raw = delta
                     }
                 } else if raw.minus(previous).isZero {
-                    result.skip("unchanged-total", line: line)
+                    result.skip(SkipReason.unchangedTotal, line: line)
                     return
                 } else {
                     raw = raw.minus(previous)
                 }
             }
         } else if raw.isAbsent {
-            result.skip("no-usage", line: line)
+            result.skip(SkipReason.noUsage, line: line)
             return
         }
         let counts = normalize(raw, rule, context)
         if counts.isZero {
-            result.skip("zero-usage", line: line)
+            result.skip(SkipReason.zeroUsage, line: line)
             return
         }
         let model = rule.model?.resolve(in: context).map { modelCache.sanitized($0.text) } ?? ModelID.unknown
@@ -250,16 +250,25 @@ struct RecordExtractor {
         return nil
     }
 
-    private func readLimits(_ rule: CompiledLimit, _ context: RecordContext, into result: inout SourceReadResult) {
+    private func readLimits(
+        _ rule: CompiledLimit, _ context: RecordContext, line: Int, into result: inout SourceReadResult
+    ) {
+        // A window is read when its used percent is present; a line with none holds no reading.
+        let readings = rule.windows.compactMap { window in
+            window.usedPercent?.resolve(in: context)?.double.map { (window, $0) }
+        }
+        guard !readings.isEmpty else { return }
         guard let spec = rule.time, let timeValue = spec.value.resolve(in: context),
             let time = TimeParsing.milliseconds(timeValue, format: spec.format, timeZone: timeZone)
-        else { return }
-        for window in rule.windows {
-            guard let used = window.usedPercent?.resolve(in: context)?.double else { continue }
-            var resetsAt: Int64?
-            if let at = window.resetsAt, let value = at.value.resolve(in: context) {
-                resetsAt = TimeParsing.milliseconds(value, format: at.format, timeZone: timeZone)
-            } else if let seconds = window.resetsIn?.resolve(in: context)?.double, seconds.isFinite {
+        else {
+            result.skip(SkipReason.badLimitTime, line: line, problem: true)
+            return
+        }
+        for (window, used) in readings {
+            var resetsAt = window.resetsAt.flatMap { at in
+                at.value.resolve(in: context).flatMap { TimeParsing.milliseconds($0, format: at.format, timeZone: timeZone) }
+            }
+            if resetsAt == nil, let seconds = window.resetsIn?.resolve(in: context)?.double, seconds.isFinite {
                 resetsAt = time + Int64((seconds * 1000).rounded())
             }
             result.limits.append(

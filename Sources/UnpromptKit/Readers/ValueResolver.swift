@@ -163,11 +163,13 @@ final class CompiledCondition {
     let path: CompiledPath
     let anyOf: [Condition.Literal]
     let present: Bool?
+    let matches: NSRegularExpression?
 
-    init(path: CompiledPath, anyOf: [Condition.Literal], present: Bool?) {
+    init(path: CompiledPath, anyOf: [Condition.Literal], present: Bool?, matches: NSRegularExpression?) {
         self.path = path
         self.anyOf = anyOf
         self.present = present
+        self.matches = matches
     }
 
     func holds(in context: RecordContext) -> Bool {
@@ -176,7 +178,11 @@ final class CompiledCondition {
             let isPresent = value.map { !$0.isNull } ?? false
             return isPresent == present
         }
-        guard let value else { return false }
+        guard let value, !value.isNull else { return false }
+        if let matches {
+            let text = value.text
+            return matches.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        }
         return anyOf.contains { value.equals($0) }
     }
 }

@@ -4,7 +4,10 @@ import Foundation
 public struct ReaderReport: Sendable {
     public let id: String
     public var sources = 0
+    /// Sources that could not be read; nothing of them is counted.
     public var failedSources = 0
+    /// Roots or directories that could not be listed, so sources in them may have been missed.
+    public var unlistedDirectories = 0
     public var lines = 0
     public var records = 0
     public var skipped: [String: Int] = [:]
@@ -45,9 +48,9 @@ public struct DryRun {
             if explicitPaths.isEmpty {
                 let (found, problems) = discovery.sources(for: input)
                 sources = found.map(\.path)
-                for problem in problems { tally.note(problem.reason) }
+                for problem in problems { tally.noteUnlisted(problem.reason) }
             } else {
-                sources = explicitPaths
+                sources = SourceDiscovery.distinct(explicitPaths)
             }
             readAll(sources, CompiledInput(input, descriptor: descriptor), into: tally)
         }
@@ -122,6 +125,13 @@ private final class Tally: @unchecked Sendable {
         if report.problems.count < SourceReadResult.problemLimit { report.problems.append((0, 0, reason)) }
     }
 
+    func noteUnlisted(_ reason: String) {
+        note(reason)
+        lock.lock()
+        report.unlistedDirectories += 1
+        lock.unlock()
+    }
+
     func finish(_ index: Int, _ outcome: Result<SourceReadResult, SourceReadError>) {
         lock.lock()
         defer { lock.unlock() }
@@ -144,7 +154,7 @@ private final class Tally: @unchecked Sendable {
         switch outcome {
         case .failure(let error):
             report.failedSources += 1
-            report.skipped["unreadable-source", default: 0] += 1
+            report.skipped[SkipReason.unreadableSource, default: 0] += 1
             if report.problems.count < SourceReadResult.problemLimit {
                 report.problems.append((sourceNumber, 0, error.description))
             }
@@ -160,11 +170,11 @@ private final class Tally: @unchecked Sendable {
         for event in result.events {
             switch deduplicator.admit(event) {
             case .counted: report.totals.add(event)
-            case .duplicate: report.skipped["duplicate", default: 0] += 1
+            case .duplicate: report.skipped[SkipReason.duplicate, default: 0] += 1
             case .replaced(let previous):
                 report.totals.remove(previous)
                 report.totals.add(event)
-                report.skipped["duplicate", default: 0] += 1
+                report.skipped[SkipReason.duplicate, default: 0] += 1
             }
         }
         report.limitSamples += result.limits.count

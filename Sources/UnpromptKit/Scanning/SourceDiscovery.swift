@@ -8,7 +8,8 @@ public struct DiscoveredSource: Sendable {
     public let size: Int64
 }
 
-/// A directory that exists but could not be listed. Reported, never silently treated as empty.
+/// A directory that exists but could not be listed (or a root that could not be opened). Reported,
+/// never silently treated as empty.
 public struct DiscoveryProblem: Sendable, Equatable {
     public let reason: String
 }
@@ -63,7 +64,12 @@ private struct Walker {
         let prefix = spec.glob.literalPrefix
         let start = ([root] + prefix).joined(separator: "/")
         var info = stat()
-        guard stat(start, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { return }
+        guard stat(start, &info) == 0 else {
+            // A root that does not exist is normal (the tool is not installed); one we may not see is not.
+            if errno != ENOENT && errno != ENOTDIR { problems.append(DiscoveryProblem(reason: "cannot open a root: \(String(cString: strerror(errno)))")) }
+            return
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { return }
         visit(directory: start, relative: prefix.map { Substring($0) })
     }
 
@@ -80,7 +86,8 @@ private struct Walker {
             }
             if name != "." && name != ".." { names.append(name) }
         }
-        for name in names {
+        // Sorted, so that when two paths reach one file the same path is kept every time.
+        for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
             let path = directory + "/" + name
             let segments = relative + [Substring(name)]
             var info = stat()
@@ -99,6 +106,19 @@ private struct Walker {
                     DiscoveredSource(
                         path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size)))
             }
+        }
+    }
+}
+
+extension SourceDiscovery {
+    /// Explicitly named files, each listed once even when named twice or through a link. A path that
+    /// cannot be examined is kept, so reading it reports why.
+    public static func distinct(_ paths: [String]) -> [String] {
+        var seen = Set<[UInt64]>()
+        return paths.filter { path in
+            var info = stat()
+            guard stat(path, &info) == 0 else { return true }
+            return seen.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted
         }
     }
 }

@@ -18,7 +18,7 @@ run: build
 	$(BIN) --dry-run
 
 test: deps
-	$(SWIFT) test --parallel
+	$(SWIFT) test
 
 ## Generates the 300 MB corpora and times the dry run against aiburn (a benchmark, not a test).
 bench: deps

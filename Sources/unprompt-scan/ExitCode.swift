@@ -7,4 +7,6 @@ enum ExitCode: Int32 {
     case usage = 2
     /// A descriptor (or a file given to `readers validate`) is invalid.
     case invalidDescriptor = 3
+    /// The store cannot be opened or written: damaged, from a newer version, or not writable.
+    case store = 4
 }

@@ -736,24 +736,29 @@ final class JSONLinesReaderTests: XCTestCase {
         }
     }
 
-    func testIdentityFallbackAndNoIdentity() throws {
+    /// A record with neither key nor fallback is named by its content: a byte-identical copy counts once
+    /// (so a file read again from the start cannot count it twice), a different record counts.
+    func testIdentityFallbackAndContentIdentity() throws {
         let d = try identityDescriptor(scope: "global", keep: "first")
         let lines = [
             line(1, #""id":"x""#),             // fallback key [id]
             line(2, #""id":"x""#),             // same fallback: duplicate
             line(4, #""id":"x","req":"r""#),   // full key: a different identity
-            line(8),                           // no identity at all: always counted
-            line(8),
+            line(8),                           // no key: named by its content
+            line(8),                           // the same bytes again: duplicate
+            line(16),                          // other content: counted
         ]
         write("a.jsonl", lines.joined())
         let direct = try read(d, dir + "/a.jsonl")
-        XCTAssertEqual(direct.events.map { $0.identity == nil }, [false, false, false, true, true])
+        XCTAssertEqual(direct.events.map { $0.identity == nil }, [false, false, false, false, false, false])
         XCTAssertEqual(direct.events[0].identity, direct.events[1].identity)
         XCTAssertNotEqual(direct.events[0].identity, direct.events[2].identity)
+        XCTAssertEqual(direct.events[3].identity, direct.events[4].identity)
+        XCTAssertNotEqual(direct.events[3].identity, direct.events[5].identity)
         let report = dryRun(d)
-        XCTAssertEqual(report.totals.total, TokenCounts(input: 21))
+        XCTAssertEqual(report.totals.total, TokenCounts(input: 29))
         XCTAssertEqual(report.totals.events, 4)
-        XCTAssertEqual(report.skipped, ["duplicate": 1])
+        XCTAssertEqual(report.skipped, ["duplicate": 2])
     }
 
     func testDryRunDiscoversByGlobAndReportsProblemsBySourceNumber() throws {

@@ -39,6 +39,13 @@ public final class JSONLinesReader {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw SourceReadError(errno: errno, operation: "open") }
         defer { close(fd) }
+        return try read(fd: fd, sourceKey: sourceKey, from: offset, state: state)
+    }
+
+    /// Reads an open file from `offset`, continuing `state`. The caller keeps the descriptor.
+    func read(fd: Int32, sourceKey: String, from offset: Int64, state: SourceState) throws(SourceReadError)
+        -> SourceReadResult
+    {
         if offset > 0, lseek(fd, off_t(offset), SEEK_SET) < 0 {
             throw SourceReadError(errno: errno, operation: "seek")
         }

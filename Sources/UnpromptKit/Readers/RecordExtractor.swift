@@ -181,7 +181,7 @@ struct RecordExtractor {
             TokenEvent(
                 tool: input.tool, time: time, model: model, counts: counts,
                 loggedCost: rule.cost?.resolve(in: context)?.double, identity: identity(rule, context),
-                keep: rule.keep, estimated: rule.estimated))
+                keep: rule.hasIdentity && identityKeyPresent(rule, context) ? rule.keep : .first, estimated: rule.estimated))
     }
 
     /// The token fields, or nil when one of them holds something that is not a count.
@@ -236,8 +236,16 @@ struct RecordExtractor {
             reasoning: reasoning)
     }
 
-    private func identity(_ rule: CompiledRecord, _ context: RecordContext) -> Identity? {
-        guard rule.hasIdentity else { return nil }
+    private func identityKeyPresent(_ rule: CompiledRecord, _ context: RecordContext) -> Bool {
+        [rule.identityKey, rule.identityFallback].contains { key in
+            !key.isEmpty && key.allSatisfy { $0.resolve(in: context) != nil }
+        }
+    }
+
+    /// The record's identity from the descriptor's key (or fallback). A record with neither is named by
+    /// its own content, so reading a file again after a truncation or rewrite cannot count it twice; two
+    /// byte-identical records are one record written twice.
+    private func identity(_ rule: CompiledRecord, _ context: RecordContext) -> Identity {
         for key in [rule.identityKey, rule.identityFallback] where !key.isEmpty {
             let values = key.map { $0.resolve(in: context) }
             guard values.allSatisfy({ $0 != nil }) else { continue }
@@ -247,7 +255,11 @@ struct RecordExtractor {
             for value in values { value!.hash(into: &hasher) }
             return hasher.finalize()
         }
-        return nil
+        var hasher = IdentityHasher()
+        hasher.combine(input.identitySpace)
+        hasher.combine("content")
+        FieldValue.composite(context.element, context.parser).hash(into: &hasher)
+        return hasher.finalize()
     }
 
     private func readLimits(

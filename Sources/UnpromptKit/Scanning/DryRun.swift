@@ -82,7 +82,7 @@ public struct DryRun {
 }
 
 /// Hands out source indexes to workers.
-private final class SourceCounter: @unchecked Sendable {
+final class SourceCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var next = 0
     private let count: Int
@@ -186,7 +186,7 @@ private final class Tally: @unchecked Sendable {
 
 /// Shares the immutable compiled rules with worker threads. Their regular expressions are immutable and
 /// documented as safe to use from several threads.
-private struct UncheckedBox<T>: @unchecked Sendable {
+struct UncheckedBox<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }
 }

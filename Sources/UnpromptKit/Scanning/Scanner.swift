@@ -1,0 +1,240 @@
+import Foundation
+
+/// What one scan did.
+public struct ScanReport: Sendable {
+    public var sources = 0
+    /// Sources whose stat showed nothing new: not opened.
+    public var unchanged = 0
+    public var read = 0
+    /// Sources read again from the start: truncated, replaced or rewritten.
+    public var reread = 0
+    public var failed = 0
+    public var unlistedDirectories = 0
+    public var bytesRead: Int64 = 0
+    public var counted = 0
+    public var duplicates = 0
+    public var skipped: [String: Int] = [:]
+    /// The first problems: `source` is the read's number in this scan, 0 for discovery problems.
+    public var problems: [(source: Int, line: Int, reason: String)] = []
+
+    public init() {}
+}
+
+/// Progress of a scan, for a progress bar.
+public struct ScanProgress: Sendable {
+    public let sourcesDone: Int
+    public let sourcesTotal: Int
+    public let bytesDone: Int64
+    public let bytesTotal: Int64
+}
+
+/// Incremental scanning into the store: only new bytes are read, and each source's new events, their
+/// identities and its checkpoint are committed together, so every record counts once whatever happens.
+///
+/// A source whose stat matches its checkpoint is not opened. One that grew is read from its checkpoint,
+/// after checking that the bytes before it are unchanged. One that was truncated, replaced or rewritten
+/// is read from the start, and identities keep what was counted before from counting again. A source
+/// that cannot be read is reported and keeps its checkpoint; the next scan retries it.
+public struct Scanner {
+    public let store: UsageStore
+    public let discovery: SourceDiscovery
+    public let timeZone: TimeZone
+    public let workers: Int
+
+    public init(
+        store: UsageStore, discovery: SourceDiscovery, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
+        workers: Int? = nil
+    ) {
+        self.store = store
+        self.discovery = discovery
+        self.timeZone = timeZone
+        self.workers = workers ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
+    }
+
+    public func scan(_ descriptors: [Descriptor], progress: ((ScanProgress) -> Void)? = nil) throws(StoreError)
+        -> ScanReport
+    {
+        let lock = try ScanLock(storePath: store.path)
+        defer { lock.release() }
+        var report = ScanReport()
+        let checkpoints = try store.allCheckpoints()
+        var work: [PlannedRead] = []
+        for descriptor in descriptors {
+            for input in descriptor.inputs {
+                guard input.format == .jsonl else {
+                    note(&report, 0, 0, "the \(input.format.rawValue) format has no reader in this version; this input was not read")
+                    continue
+                }
+                let (found, problems) = discovery.sources(for: input)
+                report.unlistedDirectories += problems.count
+                for problem in problems { note(&report, 0, 0, problem.reason) }
+                let rules = CompiledInput(input, descriptor: descriptor)
+                for source in found {
+                    report.sources += 1
+                    let key = SourceKey.of(path: source.path)
+                    var info = stat()
+                    if let checkpoint = checkpoints[key], stat(source.path, &info) == 0,
+                        SourceFingerprint.unchanged(info, since: checkpoint)
+                    {
+                        report.unchanged += 1
+                        continue
+                    }
+                    work.append(PlannedRead(path: source.path, key: key, checkpoint: checkpoints[key], rules: rules, size: source.size))
+                }
+            }
+        }
+        let merger = CommitQueue(store: store, report: report, total: work.count, totalBytes: work.reduce(0) { $0 + $1.size }, progress: progress)
+        let next = SourceCounter(count: work.count)
+        let zone = timeZone
+        let plans = UncheckedBox(work)
+        let group = DispatchGroup()
+        for _ in 0..<min(workers, max(work.count, 1)) where !work.isEmpty {
+            DispatchQueue.global().async(group: group) {
+                var readers: [ObjectIdentifier: JSONLinesReader] = [:]
+                while let index = next.take() {
+                    let plan = plans.value[index]
+                    let reader = readers[ObjectIdentifier(plan.rules)] ?? JSONLinesReader(input: plan.rules, timeZone: zone)
+                    readers[ObjectIdentifier(plan.rules)] = reader
+                    merger.finish(index, plan, Self.read(plan, with: reader))
+                }
+            }
+        }
+        group.wait()
+        return try merger.finish()
+    }
+
+    private func note(_ report: inout ScanReport, _ source: Int, _ line: Int, _ reason: String) {
+        if report.problems.count < SourceReadResult.problemLimit { report.problems.append((source, line, reason)) }
+    }
+
+    /// Opens, checks the checkpoint against the file, reads the new bytes and records the new checkpoint.
+    static func read(_ plan: PlannedRead, with reader: JSONLinesReader) -> Result<CompletedRead, SourceReadError> {
+        let fd = open(plan.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(SourceReadError(errno: errno, operation: "open")) }
+        defer { close(fd) }
+        var before = stat()
+        guard fstat(fd, &before) == 0 else { return .failure(SourceReadError(errno: errno, operation: "stat")) }
+        let start = SourceFingerprint.resumeOffset(fd: fd, current: before, checkpoint: plan.checkpoint)
+        let state = start > 0 ? plan.checkpoint?.state ?? SourceState() : SourceState()
+        do {
+            let result = try reader.read(fd: fd, sourceKey: plan.key, from: start, state: state)
+            guard let checkpoint = SourceFingerprint.checkpoint(fd: fd, before: before, end: result.endOffset, state: result.state)
+            else { return .failure(SourceReadError(errno: EIO, operation: "re-read of the bytes just read")) }
+            return .success(CompletedRead(result: result, checkpoint: checkpoint, start: start))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+struct PlannedRead {
+    let path: String
+    let key: String
+    let checkpoint: Checkpoint?
+    let rules: CompiledInput
+    let size: Int64
+}
+
+struct CompletedRead {
+    let result: SourceReadResult
+    let checkpoint: Checkpoint
+    let start: Int64
+}
+
+/// Commits finished reads to the store in source order, one transaction each, on whichever worker
+/// finishes the next one in line: no extra thread competes with the readers.
+private final class CommitQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private let store: UsageStore
+    private var report: ScanReport
+    private var waiting: [Int: (PlannedRead, Result<CompletedRead, SourceReadError>)] = [:]
+    private var next = 0
+    private var storeError: StoreError?
+    private let total: Int
+    private let totalBytes: Int64
+    private let progress: ((ScanProgress) -> Void)?
+
+    init(store: UsageStore, report: ScanReport, total: Int, totalBytes: Int64, progress: ((ScanProgress) -> Void)?) {
+        self.store = store
+        self.report = report
+        self.total = total
+        self.totalBytes = totalBytes
+        self.progress = progress
+    }
+
+    func finish(_ index: Int, _ plan: PlannedRead, _ outcome: Result<CompletedRead, SourceReadError>) {
+        lock.lock()
+        defer { lock.unlock() }
+        waiting[index] = (plan, outcome)
+        while let (plan, outcome) = waiting.removeValue(forKey: next) {
+            next += 1
+            commit(plan, outcome, number: next)
+            progress?(ScanProgress(sourcesDone: next, sourcesTotal: total, bytesDone: report.bytesRead, bytesTotal: totalBytes))
+        }
+    }
+
+    func finish() throws(StoreError) -> ScanReport {
+        lock.lock()
+        defer { lock.unlock() }
+        if let storeError { throw storeError }
+        return report
+    }
+
+    private func commit(_ plan: PlannedRead, _ outcome: Result<CompletedRead, SourceReadError>, number: Int) {
+        guard storeError == nil else { return }
+        switch outcome {
+        case .failure(let error):
+            report.failed += 1
+            report.skipped[SkipReason.unreadableSource, default: 0] += 1
+            problem(number, 0, error.description)
+        case .success(let read):
+            do {
+                let done = try store.commit(
+                    sourceKey: plan.key, expected: plan.checkpoint, events: read.result.events, limits: read.result.limits,
+                    checkpoint: read.checkpoint)
+                guard done.applied else {
+                    problem(number, 0, "another scan read this source first; its result was kept")
+                    return
+                }
+                report.read += 1
+                if read.start == 0, plan.checkpoint != nil { report.reread += 1 }
+                report.bytesRead += read.checkpoint.offset - read.start
+                report.counted += done.counted
+                report.duplicates += done.duplicates
+                if done.duplicates > 0 { report.skipped[SkipReason.duplicate, default: 0] += done.duplicates }
+                for (reason, count) in read.result.skipped { report.skipped[reason, default: 0] += count }
+                for p in read.result.problems { problem(number, p.line, p.reason) }
+            } catch {
+                storeError = error
+            }
+        }
+    }
+
+    private func problem(_ source: Int, _ line: Int, _ reason: String) {
+        if report.problems.count < SourceReadResult.problemLimit { report.problems.append((source, line, reason)) }
+    }
+}
+
+/// One scan at a time per store: a second one waits for the first to finish (it then finds little or
+/// nothing new). Held with `flock` on a file beside the store, released by the kernel if the scan dies.
+final class ScanLock {
+    private let fd: Int32
+
+    init(storePath: String) throws(StoreError) {
+        fd = open(storePath + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw StoreError(message: "cannot open the store's lock file: \(String(cString: strerror(errno)))", busy: false)
+        }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                close(fd)
+                throw StoreError(message: "cannot lock the store: \(String(cString: strerror(errno)))", busy: true)
+            }
+        }
+    }
+
+    func release() {
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Hashes of a file's byte ranges, read with `pread` from an open descriptor so they describe exactly
+/// the file that was read, even if its path now names another one.
+enum SourceFingerprint {
+    /// Bytes hashed at the start of a file: enough to tell two files apart, short enough to read on
+    /// every scan that finds the file changed.
+    static let headLength: Int64 = 1024
+    /// Bytes hashed just before the checkpoint offset: they must still be there for a resume to be safe.
+    static let tailLength: Int64 = 256
+
+    /// The hash of `[offset, offset + length)`, or nil when those bytes are no longer all there.
+    static func hash(fd: Int32, offset: Int64, length: Int64) -> String? {
+        guard length > 0 else { return "" }
+        var bytes = [UInt8](repeating: 0, count: Int(length))
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { buffer in
+                pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            done += n
+        }
+        var hasher = IdentityHasher()
+        bytes.withUnsafeBytes { hasher.combine($0) }
+        return hasher.finalize().description
+    }
+
+    /// The checkpoint recorded after reading up to `end`, with the stat taken before the read (so a file
+    /// that grew during the read is seen as changed next time).
+    static func checkpoint(fd: Int32, before: stat, end: Int64, state: SourceState) -> Checkpoint? {
+        let headLength = min(headLength, end)
+        let tailLength = min(tailLength, end)
+        guard let head = hash(fd: fd, offset: 0, length: headLength),
+            let tail = hash(fd: fd, offset: end - tailLength, length: tailLength)
+        else { return nil }
+        return Checkpoint(
+            device: UInt64(before.st_dev), inode: UInt64(before.st_ino), size: Int64(before.st_size),
+            modifiedNanoseconds: modified(before), offset: end, headLength: headLength, headHash: head,
+            tailHash: tail, state: state)
+    }
+
+    /// Where a read of this file may start: the checkpoint's offset when the file is the one it
+    /// describes and still holds the bytes read before; else 0 (truncated, replaced or rewritten: read
+    /// again, and identities keep every record counted once).
+    static func resumeOffset(fd: Int32, current: stat, checkpoint: Checkpoint?) -> Int64 {
+        guard let checkpoint, UInt64(current.st_dev) == checkpoint.device, UInt64(current.st_ino) == checkpoint.inode,
+            Int64(current.st_size) >= checkpoint.offset,
+            hash(fd: fd, offset: 0, length: checkpoint.headLength) == checkpoint.headHash,
+            hash(
+                fd: fd, offset: checkpoint.offset - min(tailLength, checkpoint.offset),
+                length: min(tailLength, checkpoint.offset)) == checkpoint.tailHash
+        else { return 0 }
+        return checkpoint.offset
+    }
+
+    /// Whether a stat shows nothing new since the checkpoint: same file, same size, same modification time.
+    static func unchanged(_ info: stat, since checkpoint: Checkpoint) -> Bool {
+        UInt64(info.st_dev) == checkpoint.device && UInt64(info.st_ino) == checkpoint.inode
+            && Int64(info.st_size) == checkpoint.size && modified(info) == checkpoint.modifiedNanoseconds
+    }
+
+    static func modified(_ info: stat) -> Int64 {
+        #if os(macOS)
+            return Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+        #else
+            return Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        #endif
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+internal import CSQLite
+
+/// A failure reported by SQLite, with its message. `busy` is true when another connection holds a lock.
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public let busy: Bool
+
+    public var description: String { message }
+}
+
+/// One SQLite connection. Not thread-safe: one owner at a time. C types stay inside this file.
+final class Database {
+    private var handle: OpaquePointer?
+    let path: String
+
+    struct OpenOptions: OptionSet {
+        let rawValue: Int32
+        static let readOnly = OpenOptions(rawValue: SQLITE_OPEN_READONLY)
+        static let readWrite = OpenOptions(rawValue: SQLITE_OPEN_READWRITE)
+        static let create = OpenOptions(rawValue: SQLITE_OPEN_CREATE)
+    }
+
+    init(path: String, options: OpenOptions, busyTimeoutMilliseconds: Int32 = 5000) throws(StoreError) {
+        self.path = path
+        let flags = options.rawValue | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close(handle)
+            handle = nil
+            throw StoreError(message: message, busy: code == SQLITE_BUSY)
+        }
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        sqlite3_extended_result_codes(handle, 1)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    func execute(_ sql: String) throws(StoreError) {
+        var error: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &error)
+        guard code == SQLITE_OK else {
+            let message = error.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(error)
+            throw StoreError(message: message, busy: isBusy(code))
+        }
+    }
+
+    func prepare(_ sql: String) throws(StoreError) -> Statement {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw failure(code) }
+        return Statement(statement, database: self)
+    }
+
+    /// Runs `body` in one transaction: all of it is stored, or (on a throw or a crash) none of it.
+    func transaction<T>(immediate: Bool = true, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    fileprivate func failure(_ code: Int32) -> StoreError {
+        StoreError(message: String(cString: sqlite3_errmsg(handle)), busy: isBusy(code))
+    }
+
+    private func isBusy(_ code: Int32) -> Bool {
+        code & 0xff == SQLITE_BUSY || code & 0xff == SQLITE_LOCKED
+    }
+}
+
+/// A prepared statement, reused across rows: bind, step, read columns, reset.
+final class Statement {
+    private let statement: OpaquePointer
+    private unowned let database: Database
+
+    fileprivate init(_ statement: OpaquePointer, database: Database) {
+        self.statement = statement
+        self.database = database
+    }
+
+    deinit { sqlite3_finalize(statement) }
+
+    /// Binds values to `?1`, `?2`, … in order.
+    func bind(_ values: [SQLValue]) throws(StoreError) {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+        for (index, value) in values.enumerated() {
+            let position = Int32(index + 1)
+            let code: Int32
+            switch value {
+            case .null: code = sqlite3_bind_null(statement, position)
+            case .integer(let v): code = sqlite3_bind_int64(statement, position, v)
+            case .real(let v): code = sqlite3_bind_double(statement, position, v)
+            case .text(let v): code = sqlite3_bind_text(statement, position, v, -1, csqlite_transient())
+            case .blob(let v):
+                code = v.withUnsafeBytes { sqlite3_bind_blob(statement, position, $0.baseAddress, Int32($0.count), csqlite_transient()) }
+            }
+            guard code == SQLITE_OK else { throw database.failure(code) }
+        }
+    }
+
+    /// Steps once: true when a row is ready to read, false when done.
+    func step() throws(StoreError) -> Bool {
+        let code = sqlite3_step(statement)
+        if code == SQLITE_ROW { return true }
+        if code == SQLITE_DONE { return false }
+        throw database.failure(code)
+    }
+
+    /// Binds and runs a statement that returns no rows.
+    func run(_ values: [SQLValue] = []) throws(StoreError) {
+        try bind(values)
+        while try step() {}
+    }
+
+    /// Binds and collects every row.
+    func rows(_ values: [SQLValue] = []) throws(StoreError) -> [Row] {
+        try bind(values)
+        var result: [Row] = []
+        while try step() { result.append(Row(statement)) }
+        return result
+    }
+
+    /// One row's columns, read while the statement is on it.
+    struct Row {
+        let values: [SQLValue]
+
+        fileprivate init(_ statement: OpaquePointer) {
+            values = (0..<sqlite3_column_count(statement)).map { column in
+                switch sqlite3_column_type(statement, column) {
+                case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, column))
+                case SQLITE_FLOAT: .real(sqlite3_column_double(statement, column))
+                case SQLITE_TEXT: .text(String(cString: sqlite3_column_text(statement, column)))
+                case SQLITE_BLOB:
+                    .blob(
+                        Data(
+                            bytes: sqlite3_column_blob(statement, column),
+                            count: Int(sqlite3_column_bytes(statement, column))))
+                default: .null
+                }
+            }
+        }
+
+        func int(_ index: Int) -> Int64? { if case .integer(let v) = values[index] { v } else { nil } }
+        func double(_ index: Int) -> Double? {
+            switch values[index] {
+            case .real(let v): v
+            case .integer(let v): Double(v)
+            default: nil
+            }
+        }
+        func text(_ index: Int) -> String? { if case .text(let v) = values[index] { v } else { nil } }
+        func blob(_ index: Int) -> Data? { if case .blob(let v) = values[index] { v } else { nil } }
+    }
+}
+
+enum SQLValue {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+}
+
+extension SQLValue {
+    init(_ value: Int64?) { self = value.map { .integer($0) } ?? .null }
+    init(_ value: Double?) { self = value.map { .real($0) } ?? .null }
+}

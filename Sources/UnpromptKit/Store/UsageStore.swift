@@ -1,0 +1,342 @@
+import Foundation
+
+/// Where a source stopped being read, and how to recognise it next time: its (device, inode), size and
+/// modification time (a rescan with nothing new only compares these), a hash of its first bytes, and a
+/// hash of the bytes just before `offset` (together they catch truncation, replacement and copy-truncate).
+public struct Checkpoint: Sendable, Equatable {
+    public var device: UInt64
+    public var inode: UInt64
+    public var size: Int64
+    public var modifiedNanoseconds: Int64
+    /// The end of the last complete line read.
+    public var offset: Int64
+    public var headLength: Int64
+    public var headHash: String
+    public var tailHash: String
+    public var state: SourceState
+}
+
+/// One quarter-hour of one tool and model: the atom every view is derived from.
+public struct BucketRow: Sendable, Equatable {
+    /// Quarter-hours since 1970-01-01T00:00Z.
+    public let quarter: Int64
+    public let tool: String
+    public let model: String
+    public let counts: TokenCounts
+    public let events: Int64
+}
+
+/// What committing one source's read did.
+public struct CommitOutcome: Sendable, Equatable {
+    public var counted = 0
+    public var duplicates = 0
+    /// False when another scan moved this source's checkpoint first: nothing was written.
+    public var applied = true
+}
+
+/// The one SQLite file that keeps usage: checkpoints (keyed by a hash of the path, never the path),
+/// identities, quarter-hour buckets, limit samples and settings. Numbers only.
+///
+/// Every source's read is committed in one transaction — its new events, their identities and its new
+/// checkpoint — so a crash at any instruction leaves either the old state or the new one.
+public final class UsageStore {
+    public static let schemaVersion: Int64 = 1
+    public static let quarterMilliseconds: Int64 = 15 * 60 * 1000
+
+    let database: Database
+    public let path: String
+
+    /// The default location: `${XDG_DATA_HOME:-~/.local/share}/unprompt/usage.sqlite` on Linux,
+    /// `~/Library/Application Support/Unprompt/usage.sqlite` on macOS.
+    public static func defaultPath(environment: [String: String], home: String) -> String {
+        #if os(macOS)
+            return home + "/Library/Application Support/Unprompt/usage.sqlite"
+        #else
+            let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
+            return data + "/unprompt/usage.sqlite"
+        #endif
+    }
+
+    /// Opens (creating when missing) and migrates the store. A file that is not a store, is damaged, or was
+    /// written by a newer version is refused with a clear message, and never recreated.
+    public init(path: String, readOnly: Bool = false) throws(StoreError) {
+        self.path = path
+        let exists = FileManager.default.fileExists(atPath: path)
+        if !exists, readOnly {
+            throw StoreError(message: "no store at this path yet: run a scan first", busy: false)
+        }
+        if !exists {
+            let directory = (path as NSString).deletingLastPathComponent
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw StoreError(message: "cannot create the store's directory: \(error.localizedDescription)", busy: false)
+            }
+        }
+        database = try Database(path: path, options: readOnly ? [.readOnly] : [.readWrite, .create])
+        let version: Int64
+        do {
+            version = try database.prepare("PRAGMA user_version").rows().first?.int(0) ?? 0
+            // Reading the schema surfaces a file that is not a database at all.
+            _ = try database.prepare("SELECT count(*) FROM sqlite_master").rows()
+        } catch {
+            throw StoreError(
+                message: "the store is damaged or is not an Unprompt store (\(error.message)); it was left as it is",
+                busy: error.busy)
+        }
+        if version > UsageStore.schemaVersion {
+            throw StoreError(
+                message: "the store was written by a newer version (schema \(version)); this version reads schema \(UsageStore.schemaVersion) and will not change it",
+                busy: false)
+        }
+        if !readOnly {
+            try database.execute("PRAGMA journal_mode=WAL")
+            try database.execute("PRAGMA synchronous=NORMAL")
+            if version < UsageStore.schemaVersion { try migrate(from: version) }
+        } else if version < UsageStore.schemaVersion {
+            throw StoreError(message: "the store has not been created yet: run a scan first", busy: false)
+        }
+    }
+
+    private func migrate(from version: Int64) throws(StoreError) {
+        try database.transaction { () throws(StoreError) in
+            if version < 1 {
+                try database.execute(
+                    """
+                    CREATE TABLE checkpoints (
+                        source_key TEXT PRIMARY KEY, device INTEGER NOT NULL, inode INTEGER NOT NULL,
+                        size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, offset INTEGER NOT NULL,
+                        head_length INTEGER NOT NULL, head_hash TEXT NOT NULL, tail_hash TEXT NOT NULL,
+                        state BLOB NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE TABLE identities (
+                        high INTEGER NOT NULL, low INTEGER NOT NULL, keep INTEGER NOT NULL,
+                        quarter INTEGER, tool TEXT, model TEXT,
+                        input INTEGER, cache_read INTEGER, cache_write_5m INTEGER, cache_write_1h INTEGER,
+                        output INTEGER, reasoning INTEGER,
+                        PRIMARY KEY (high, low)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE buckets (
+                        quarter INTEGER NOT NULL, tool TEXT NOT NULL, model TEXT NOT NULL,
+                        input INTEGER NOT NULL, cache_read INTEGER NOT NULL, cache_write_5m INTEGER NOT NULL,
+                        cache_write_1h INTEGER NOT NULL, output INTEGER NOT NULL, reasoning INTEGER NOT NULL,
+                        events INTEGER NOT NULL,
+                        PRIMARY KEY (quarter, tool, model)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE limit_samples (
+                        tool TEXT NOT NULL, window TEXT NOT NULL, time INTEGER NOT NULL,
+                        used_percent REAL, window_minutes INTEGER, resets_at INTEGER,
+                        PRIMARY KEY (tool, window, time)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+                    """)
+            }
+            try database.execute("PRAGMA user_version = \(UsageStore.schemaVersion)")
+        }
+    }
+
+    // MARK: Checkpoints
+
+    public func checkpoint(for sourceKey: String) throws(StoreError) -> Checkpoint? {
+        let rows = try database.prepare(
+            "SELECT device, inode, size, mtime_ns, offset, head_length, head_hash, tail_hash, state FROM checkpoints WHERE source_key = ?1"
+        ).rows([.text(sourceKey)])
+        guard let row = rows.first else { return nil }
+        let state: SourceState
+        do {
+            state = try JSONDecoder().decode(SourceState.self, from: row.blob(8) ?? Data())
+        } catch {
+            throw StoreError(message: "a checkpoint's saved reader state is damaged", busy: false)
+        }
+        return Checkpoint(
+            device: UInt64(bitPattern: row.int(0) ?? 0), inode: UInt64(bitPattern: row.int(1) ?? 0),
+            size: row.int(2) ?? 0, modifiedNanoseconds: row.int(3) ?? 0, offset: row.int(4) ?? 0,
+            headLength: row.int(5) ?? 0, headHash: row.text(6) ?? "", tailHash: row.text(7) ?? "", state: state)
+    }
+
+    /// Every checkpoint, by source key: one query for a whole rescan.
+    public func allCheckpoints() throws(StoreError) -> [String: Checkpoint] {
+        var result: [String: Checkpoint] = [:]
+        let keys = try database.prepare("SELECT source_key FROM checkpoints").rows().compactMap { $0.text(0) }
+        for key in keys { result[key] = try checkpoint(for: key) }
+        return result
+    }
+
+    // MARK: Committing a read
+
+    /// Stores one source's read in one transaction: its events (each identity counted once across every
+    /// source ever read), its limit samples and its new checkpoint. `expected` is the checkpoint the read
+    /// started from: if another scan has moved it since, nothing is written (`applied` is false).
+    public func commit(
+        sourceKey: String, expected: Checkpoint?, events: [TokenEvent], limits: [LimitSample], checkpoint: Checkpoint
+    ) throws(StoreError) -> CommitOutcome {
+        try database.transaction { () throws(StoreError) -> CommitOutcome in
+            guard try self.checkpoint(for: sourceKey)?.offsetAndIdentity == expected?.offsetAndIdentity else {
+                return CommitOutcome(counted: 0, duplicates: 0, applied: false)
+            }
+            var outcome = CommitOutcome()
+            var deltas: [BucketKey: (counts: TokenCounts, events: Int64)] = [:]
+            for event in events {
+                switch try admit(event) {
+                case .counted:
+                    outcome.counted += 1
+                    deltas[BucketKey(event), default: (.zero, 0)].counts += event.counts
+                    deltas[BucketKey(event), default: (.zero, 0)].events += 1
+                case .duplicate:
+                    outcome.duplicates += 1
+                case .replaced(let previous):
+                    outcome.duplicates += 1
+                    deltas[BucketKey(previous), default: (.zero, 0)].counts -= previous.counts
+                    deltas[BucketKey(previous), default: (.zero, 0)].events -= 1
+                    deltas[BucketKey(event), default: (.zero, 0)].counts += event.counts
+                    deltas[BucketKey(event), default: (.zero, 0)].events += 1
+                }
+            }
+            let upsert = try database.prepare(
+                """
+                INSERT INTO buckets VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                ON CONFLICT (quarter, tool, model) DO UPDATE SET
+                    input = input + excluded.input, cache_read = cache_read + excluded.cache_read,
+                    cache_write_5m = cache_write_5m + excluded.cache_write_5m,
+                    cache_write_1h = cache_write_1h + excluded.cache_write_1h,
+                    output = output + excluded.output, reasoning = reasoning + excluded.reasoning,
+                    events = events + excluded.events
+                """)
+            for (key, delta) in deltas {
+                let c = delta.counts
+                try upsert.run([
+                    .integer(key.quarter), .text(key.tool), .text(key.model), .integer(c.input), .integer(c.cacheRead),
+                    .integer(c.cacheWrite5m), .integer(c.cacheWrite1h), .integer(c.output), .integer(c.reasoning),
+                    .integer(delta.events),
+                ])
+            }
+            let sample = try database.prepare("INSERT OR IGNORE INTO limit_samples VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+            for limit in limits {
+                try sample.run([
+                    .text(limit.tool), .text(limit.window), .integer(limit.time), SQLValue(limit.usedPercent),
+                    SQLValue(limit.windowMinutes), SQLValue(limit.resetsAt),
+                ])
+            }
+            try save(checkpoint, for: sourceKey)
+            return outcome
+        }
+    }
+
+    private func save(_ checkpoint: Checkpoint, for sourceKey: String) throws(StoreError) {
+        let state: Data
+        do {
+            state = try JSONEncoder().encode(checkpoint.state)
+        } catch {
+            throw StoreError(message: "cannot encode a reader state", busy: false)
+        }
+        try database.prepare("INSERT OR REPLACE INTO checkpoints VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)").run([
+            .text(sourceKey), .integer(Int64(bitPattern: checkpoint.device)), .integer(Int64(bitPattern: checkpoint.inode)),
+            .integer(checkpoint.size), .integer(checkpoint.modifiedNanoseconds), .integer(checkpoint.offset),
+            .integer(checkpoint.headLength), .text(checkpoint.headHash), .text(checkpoint.tailHash), .blob(state),
+        ])
+    }
+
+    private enum Admission {
+        case counted
+        case duplicate
+        case replaced(TokenEvent)
+    }
+
+    /// The store's side of `Deduplicator`: the same rules, kept across scans.
+    private func admit(_ event: TokenEvent) throws(StoreError) -> Admission {
+        guard let identity = event.identity else { return .counted }
+        let high = Int64(bitPattern: identity.high)
+        let low = Int64(bitPattern: identity.low)
+        if event.keep == .first {
+            try database.prepare("INSERT INTO identities (high, low, keep) VALUES (?1, ?2, 0) ON CONFLICT DO NOTHING")
+                .run([.integer(high), .integer(low)])
+            return database.changes == 1 ? .counted : .duplicate
+        }
+        let existing = try database.prepare(
+            """
+            SELECT keep, quarter, tool, model, input, cache_read, cache_write_5m, cache_write_1h, output, reasoning
+            FROM identities WHERE high = ?1 AND low = ?2
+            """
+        ).rows([.integer(high), .integer(low)]).first
+        let write = try database.prepare("INSERT OR REPLACE INTO identities VALUES (?1, ?2, 1, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)")
+        let values: [SQLValue] = [
+            .integer(high), .integer(low), .integer(UsageStore.quarter(of: event.time)), .text(event.tool), .text(event.model),
+            .integer(event.counts.input), .integer(event.counts.cacheRead), .integer(event.counts.cacheWrite5m),
+            .integer(event.counts.cacheWrite1h), .integer(event.counts.output), .integer(event.counts.reasoning),
+        ]
+        guard let existing else {
+            try write.run(values)
+            return .counted
+        }
+        guard existing.int(0) == 1, let quarter = existing.int(1), let tool = existing.text(2), let model = existing.text(3)
+        else { return .duplicate }
+        let previous = TokenEvent(
+            tool: tool, time: quarter * UsageStore.quarterMilliseconds, model: model,
+            counts: TokenCounts(
+                input: existing.int(4) ?? 0, cacheRead: existing.int(5) ?? 0, cacheWrite5m: existing.int(6) ?? 0,
+                cacheWrite1h: existing.int(7) ?? 0, output: existing.int(8) ?? 0, reasoning: existing.int(9) ?? 0),
+            identity: identity, keep: event.keep)
+        guard event.keep == .last || event.counts.total > previous.counts.total else { return .duplicate }
+        try write.run(values)
+        return .replaced(previous)
+    }
+
+    static func quarter(of milliseconds: Int64) -> Int64 {
+        milliseconds >= 0 ? milliseconds / quarterMilliseconds : (milliseconds - quarterMilliseconds + 1) / quarterMilliseconds
+    }
+
+    // MARK: Reading
+
+    /// Buckets in `[fromQuarter, toQuarter)`, optionally of one tool.
+    public func buckets(fromQuarter: Int64, toQuarter: Int64, tool: String? = nil) throws(StoreError) -> [BucketRow] {
+        let rows = try database.prepare(
+            """
+            SELECT quarter, tool, model, input, cache_read, cache_write_5m, cache_write_1h, output, reasoning, events
+            FROM buckets WHERE quarter >= ?1 AND quarter < ?2 AND (?3 IS NULL OR tool = ?3)
+            ORDER BY quarter, tool, model
+            """
+        ).rows([.integer(fromQuarter), .integer(toQuarter), tool.map { .text($0) } ?? .null])
+        return rows.map { row in
+            BucketRow(
+                quarter: row.int(0) ?? 0, tool: row.text(1) ?? "", model: row.text(2) ?? "",
+                counts: TokenCounts(
+                    input: row.int(3) ?? 0, cacheRead: row.int(4) ?? 0, cacheWrite5m: row.int(5) ?? 0,
+                    cacheWrite1h: row.int(6) ?? 0, output: row.int(7) ?? 0, reasoning: row.int(8) ?? 0),
+                events: row.int(9) ?? 0)
+        }
+    }
+
+    /// The latest sample of each tool's windows.
+    public func latestLimits() throws(StoreError) -> [LimitSample] {
+        try database.prepare(
+            """
+            SELECT tool, window, time, used_percent, window_minutes, resets_at FROM limit_samples s
+            WHERE time = (SELECT max(time) FROM limit_samples t WHERE t.tool = s.tool AND t.window = s.window)
+            ORDER BY tool, window
+            """
+        ).rows().map { row in
+            LimitSample(
+                tool: row.text(0) ?? "", time: row.int(2) ?? 0, window: row.text(1) ?? "", usedPercent: row.double(3),
+                windowMinutes: row.int(4), resetsAt: row.int(5))
+        }
+    }
+}
+
+private struct BucketKey: Hashable {
+    let quarter: Int64
+    let tool: String
+    let model: String
+
+    init(_ event: TokenEvent) {
+        quarter = UsageStore.quarter(of: event.time)
+        tool = event.tool
+        model = event.model
+    }
+}
+
+extension Checkpoint {
+    /// What must not have changed under a read for its result to apply: where it started and what it read.
+    var offsetAndIdentity: [String] {
+        ["\(device)", "\(inode)", "\(offset)", headHash, tailHash]
+    }
+}

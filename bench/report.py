@@ -12,6 +12,12 @@
       Prints the median "Maximum resident set size" of GNU time -v outputs, in KiB.
   report.py summary OUT.json META.json ROW.json...
       Prints the summary table and writes OUT.json.
+  report.py store-check KIND STORE.sqlite EXPECTED.json
+      Compares the store's bucket totals with the generator's expected totals, exactly. Exit 1 on a mismatch.
+  report.py store-row NAME FILES COLD.json RESCAN.json TIME_V.txt
+      One row of the store benchmark as JSON: cold scan vs aiburn, rescan with nothing new, peak RSS.
+  report.py store-summary OUT.json ROW.json...
+      Prints the store table and writes OUT.json.
 """
 import json
 import statistics
@@ -222,6 +228,62 @@ def summary(out_path, meta_path, row_paths):
     return 0
 
 
+def store_check(kind, store_path, expected_path):
+    import sqlite3
+    row = sqlite3.connect("file:%s?mode=ro" % store_path, uri=True).execute(
+        "SELECT sum(input), sum(output), sum(cache_read), sum(cache_write_5m), sum(cache_write_1h), sum(reasoning), "
+        "sum(events) FROM buckets").fetchone()
+    ours = dict(zip(FIELDS, row[:6]))
+    with open(expected_path) as f:
+        e = json.load(f)
+    want = expected_claude(e["dedup"]["total"]) if kind == "claude" else expected_codex(e["true"]["total"])
+    events = e["dedup"]["total"]["messages"] if kind == "claude" else e["true"]["total"]["events"]
+    problems = diff("store total", ours, want)
+    if row[6] != events:
+        problems.append("  store events: ours %s, expected %s" % (row[6], events))
+    if problems:
+        print("store totals differ from %s:" % expected_path)
+        print("\n".join(problems))
+        return 1
+    print("store totals equal %s exactly (%s events)" % (expected_path, fmt(events)))
+    return 0
+
+
+def store_row(name, files, cold_path, rescan_path, time_path):
+    with open(cold_path) as f:
+        cold = {r["command"]: r for r in json.load(f)["results"]}
+    with open(rescan_path) as f:
+        rescan = json.load(f)["results"][0]
+    rss_kib = None
+    with open(time_path) as f:
+        for line in f:
+            if "Maximum resident set size" in line:
+                rss_kib = int(line.rsplit(":", 1)[1])
+    ours, peer = cold["cold-scan"]["mean"], cold["aiburn"]["mean"]
+    print(json.dumps({
+        "tree": name, "files": int(files), "cold_scan_s": ours, "aiburn_s": peer, "ratio": ours / peer,
+        "rescan_ms": rescan["mean"] * 1000, "rescan_median_ms": rescan["median"] * 1000,
+        "cold_scan_rss_mb": rss_kib / 1024 if rss_kib else None,
+    }))
+    return 0
+
+
+def store_summary(out_path, row_paths):
+    rows = []
+    for p in row_paths:
+        with open(p) as f:
+            rows.append(json.load(f))
+    print("%-11s %6s %12s %10s %7s %11s %12s" % ("tree", "files", "cold scan s", "aiburn s", "ratio", "rescan ms", "cold RSS MB"))
+    for r in rows:
+        print("%-11s %6d %12.3f %10.3f %7.2f %11.1f %12.1f" % (
+            r["tree"], r["files"], r["cold_scan_s"], r["aiburn_s"], r["ratio"], r["rescan_ms"], r["cold_scan_rss_mb"] or 0))
+    print("goals: cold scan <= 0.6x aiburn; rescan with nothing new <= 15 ms for ~650 files; RSS <= 40 MB")
+    with open(out_path, "w") as f:
+        json.dump({"rows": rows}, f, indent=1)
+        f.write("\n")
+    return 0
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
@@ -235,6 +297,12 @@ def main(argv):
         return rss(argv[2:])
     if cmd == "summary" and len(argv) >= 4:
         return summary(argv[2], argv[3], argv[4:])
+    if cmd == "store-check" and len(argv) == 5:
+        return store_check(argv[2], argv[3], argv[4])
+    if cmd == "store-row" and len(argv) == 7:
+        return store_row(*argv[2:7])
+    if cmd == "store-summary" and len(argv) >= 4:
+        return store_summary(argv[2], argv[3:])
     print(__doc__, file=sys.stderr)
     return 2
 

@@ -331,3 +331,35 @@ json.dump({
 PY
 python3 "$REPORT" summary "$DATA/summary.json" "$RESULTS/meta.json" \
     "$RESULTS/row-claude-300.json" "$RESULTS/row-codex-300.json" "$RESULTS/row-claude-30.json"
+
+# ---------------------------------------------------------------- 8. the store (issue 3)
+# A cold scan into a new store against aiburn (same hyperfine invocation), a rescan with nothing new
+# (stat only), the store's totals checked exactly, and the cold scan's peak RSS.
+say "8. scanning into the store"
+store_bench() {  # NAME KIND ROOT
+    local name="$1" kind="$2" root="$3"
+    local store="$DATA/store-$name.sqlite" var=CLAUDE_CONFIG_DIR
+    [ "$kind" = codex ] && var=CODEX_HOME
+    local -a peer
+    mapfile -t peer < <(peer_args "$kind")
+    local scan_q peer_q
+    scan_q="$(q env "HOME=$DATA/.empty-home" "$var=$root" "$BIN" --store "$store")"
+    peer_q="$(q env "$var=$root" "$AIBURN" "${peer[@]}")"
+    mkdir -p "$DATA/.empty-home"
+    hyperfine -N --warmup 1 --runs "$RUNS" --style basic --prepare "rm -f $store $store-wal $store-shm" \
+        --export-json "$RESULTS/hyperfine-store-cold-$name.json" -n cold-scan "$scan_q" -n aiburn "$peer_q" \
+        || die "hyperfine (cold scan) on $name"
+    rm -f "$store" "$store-wal" "$store-shm"
+    /usr/bin/time -v -o "$RESULTS/time-store-cold-$name.txt" env "HOME=$DATA/.empty-home" "$var=$root" \
+        "$BIN" --store "$store" >/dev/null || die "cold scan under time -v on $name"
+    python3 "$REPORT" store-check "$kind" "$store" "$root/expected_totals.json" || die "store totals on $name"
+    hyperfine -N --warmup 3 --runs 30 --style basic --export-json "$RESULTS/hyperfine-store-rescan-$name.json" \
+        -n rescan "$scan_q" || die "hyperfine (rescan) on $name"
+    python3 "$REPORT" store-row "$name" "$(find "$root" -name '*.jsonl' | wc -l)" \
+        "$RESULTS/hyperfine-store-cold-$name.json" "$RESULTS/hyperfine-store-rescan-$name.json" \
+        "$RESULTS/time-store-cold-$name.txt" >"$RESULTS/store-row-$name.json" || die "store summary of $name"
+}
+store_bench claude-300 claude "$CLAUDE300"
+store_bench codex-300 codex "$CODEX300"
+python3 "$REPORT" store-summary "$DATA/store-summary.json" "$RESULTS/store-row-claude-300.json" \
+    "$RESULTS/store-row-codex-300.json"

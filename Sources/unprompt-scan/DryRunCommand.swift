@@ -56,7 +56,7 @@ enum DryRunCommand {
         let skipped = report.skipped.sorted { $0.key < $1.key }.map { "\($0.key) \(CountsFormat.grouped($0.value))" }
         lines.append("  skipped: " + (skipped.isEmpty ? "none" : skipped.joined(separator: ", ")))
         if !report.problems.isEmpty {
-            lines.append("  first problems (sources are numbered in sorted order; paths are never printed):")
+            lines.append("  first problems (sources are numbered in reading order; paths are never printed):")
             for problem in report.problems {
                 let place = problem.source == 0 ? "" : "source \(problem.source), line \(problem.line): "
                 lines.append("    \(place)\(problem.reason)")

@@ -230,6 +230,12 @@ final class DescriptorLoaderTests: XCTestCase {
         XCTAssertEqual(match[6].present, false)
     }
 
+    func testConditionOnACarriedValueIsRefused() {
+        assertError(
+            inserting(["        match: { \"@model\": x }"], after: 11), line: 12, column: 18,
+            "'@model' is a carried value, which conditions cannot test")
+    }
+
     // MARK: Unknown keys
 
     func testUnknownKeyAtTopLevel() {

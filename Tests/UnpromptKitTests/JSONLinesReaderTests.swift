@@ -432,6 +432,53 @@ final class JSONLinesReaderTests: XCTestCase {
         XCTAssertEqual(result.events.map(\.counts), [TokenCounts(input: 5, output: 1), TokenCounts(input: 7, output: 2)])
     }
 
+    /// Equal elements are one record only within one line: the same counts for two models, or on two lines
+    /// with other timestamps, are different records.
+    func testSelectedElementsWithoutKeysAreNamedWithTheirLineAndEntry() throws {
+        let d = try descriptor(records: """
+            - name: metrics
+              select: modelMetrics.*
+              time: ^ts
+              model: "@key"
+              tokens: { input: inputTokens }
+              \(Self.plainCounting)
+            """)
+        let first = #"{"ts":"2024-01-02T03:04:05Z","modelMetrics":{"a":{"inputTokens":5},"b":{"inputTokens":5}}}"#
+        let second = #"{"ts":"2024-01-02T04:00:00Z","modelMetrics":{"a":{"inputTokens":5}}}"#
+        write("m.jsonl", [first, second, first].joined(separator: "\n") + "\n")
+        let report = dryRun(d)
+        XCTAssertEqual(report.totals.events, 3, "a and b of the first line, a of the second; the repeated first line is a copy")
+        XCTAssertEqual(report.skipped, ["duplicate": 2])
+    }
+
+    func testNullConditionMatchesANullField() throws {
+        let d = try descriptor(records: """
+            - name: r
+              match: { info: null }
+              time: ts
+              tokens: { input: in }
+              \(Self.plainCounting)
+            """)
+        write("n.jsonl", line(3, #""info":null"#) + line(4, #""info":1"#) + line(5))
+        XCTAssertEqual(inputs(try read(d, dir + "/n.jsonl")), [3])
+    }
+
+    func testNotANumberIsNotAReading() throws {
+        let d = try descriptor(records: """
+            - name: r
+              time: ts
+              tokens: { input: in }
+              \(Self.plainCounting)
+            """, input: """
+            limits:
+              - time: ts
+                windows:
+                  - { name: w, used_percent: pct }
+            """)
+        write("p.jsonl", line(1, #""pct":"nan""#) + line(2, #""pct":"12.5""#))
+        XCTAssertEqual(try read(d, dir + "/p.jsonl").limits.map(\.usedPercent), [12.5])
+    }
+
     func testDecodeReadsJSONInsideAString() throws {
         let d = try descriptor(records: """
             - name: d

@@ -432,6 +432,9 @@ private struct DescriptorDecoder {
         var result: [Condition] = []
         for entry in entries {
             let keyNode = YAMLNode(kind: .scalar(entry.key, plain: entry.keyIsPlain), mark: entry.keyMark)
+            if entry.key.hasPrefix("@") {
+                throw placeError(keyNode, "a condition tests a field; '\(entry.key)' is a carried value, which conditions cannot test")
+            }
             let path = try parseFieldPath(entry.key, at: keyNode, what, file: file)
             switch entry.value.kind {
             case .scalar:

@@ -258,7 +258,13 @@ struct RecordExtractor {
         var hasher = IdentityHasher()
         hasher.combine(input.identitySpace)
         hasher.combine("content")
-        FieldValue.composite(context.element, context.parser).hash(into: &hasher)
+        // The whole line, and for a selected element its entry key and the element: two equal elements of
+        // different lines (other timestamps, other sessions) stay two records.
+        FieldValue.composite(context.root, context.parser).hash(into: &hasher)
+        if context.element != context.root {
+            hasher.combine(context.entryKey ?? "")
+            FieldValue.composite(context.element, context.parser).hash(into: &hasher)
+        }
         return hasher.finalize()
     }
 

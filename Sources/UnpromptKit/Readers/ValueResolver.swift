@@ -90,13 +90,16 @@ extension FieldValue {
         }
     }
 
+    /// A finite number: numbers, and decimal strings. NaN and infinities are not numbers here.
     var double: Double? {
+        let value: Double?
         switch self {
-        case .integer(let i): return Double(i)
-        case .number(let d): return d
-        case .bytes, .text: return Double(text)
-        default: return nil
+        case .integer(let i): value = Double(i)
+        case .number(let d): value = d
+        case .bytes, .text: value = Double(text)
+        default: value = nil
         }
+        return value.flatMap { $0.isFinite ? $0 : nil }
     }
 
     func equals(_ literal: Condition.Literal) -> Bool {
@@ -178,8 +181,9 @@ final class CompiledCondition {
             let isPresent = value.map { !$0.isNull } ?? false
             return isPresent == present
         }
-        guard let value, !value.isNull else { return false }
+        guard let value else { return false }
         if let matches {
+            guard !value.isNull else { return false }
             let text = value.text
             return matches.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
         }

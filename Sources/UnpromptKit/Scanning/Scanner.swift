@@ -114,12 +114,17 @@ public struct Scanner {
         defer { close(fd) }
         var before = stat()
         guard fstat(fd, &before) == 0 else { return .failure(SourceReadError(errno: errno, operation: "stat")) }
-        let start = SourceFingerprint.resumeOffset(fd: fd, current: before, checkpoint: plan.checkpoint)
-        let state = start > 0 ? plan.checkpoint?.state ?? SourceState() : SourceState()
+        var start = SourceFingerprint.resumeOffset(fd: fd, current: before, checkpoint: plan.checkpoint)
+        var state = SourceState()
+        if start > 0, let checkpoint = plan.checkpoint {
+            // A saved state that does not decode is never guessed at: the source is read from the start,
+            // and identities keep what was counted from counting again.
+            if let saved = try? checkpoint.state() { state = saved } else { start = 0 }
+        }
         do {
             let result = try reader.read(fd: fd, sourceKey: plan.key, from: start, state: state)
             guard let checkpoint = SourceFingerprint.checkpoint(fd: fd, before: before, end: result.endOffset, state: result.state)
-            else { return .failure(SourceReadError(errno: EIO, operation: "re-read of the bytes just read")) }
+            else { return .failure(SourceReadError(errno: EIO, operation: "recording the checkpoint (re-reading the bytes just read)")) }
             return .success(CompletedRead(result: result, checkpoint: checkpoint, start: start))
         } catch {
             return .failure(error)
@@ -162,51 +167,70 @@ private final class CommitQueue: @unchecked Sendable {
         self.progress = progress
     }
 
+    /// Sources committed together, in one transaction, once this many are ready or this much time has
+    /// passed since the last commit: a crash loses at most one group, which the next scan reads again.
+    static let batchSources = 64
+    static let batchSeconds = 0.2
+    private var lastCommit = Date()
+
     func finish(_ index: Int, _ plan: PlannedRead, _ outcome: Result<CompletedRead, SourceReadError>) {
         lock.lock()
         defer { lock.unlock() }
         waiting[index] = (plan, outcome)
-        while let (plan, outcome) = waiting.removeValue(forKey: next) {
-            next += 1
-            commit(plan, outcome, number: next)
-            progress?(ScanProgress(sourcesDone: next, sourcesTotal: total, bytesDone: report.bytesRead, bytesTotal: totalBytes))
+        var ready = 0
+        while waiting[next + ready] != nil { ready += 1 }
+        if ready >= CommitQueue.batchSources || (ready > 0 && Date().timeIntervalSince(lastCommit) >= CommitQueue.batchSeconds) {
+            flush()
         }
     }
 
     func finish() throws(StoreError) -> ScanReport {
         lock.lock()
         defer { lock.unlock() }
+        flush()
         if let storeError { throw storeError }
         return report
     }
 
-    private func commit(_ plan: PlannedRead, _ outcome: Result<CompletedRead, SourceReadError>, number: Int) {
-        guard storeError == nil else { return }
+    /// Commits every result that is next in line, in one transaction.
+    private func flush() {
+        guard storeError == nil, waiting[next] != nil else { return }
+        do {
+            try store.batch { () throws(StoreError) in
+                while let (plan, outcome) = waiting.removeValue(forKey: next) {
+                    next += 1
+                    try commit(plan, outcome, number: next)
+                }
+            }
+        } catch {
+            storeError = error
+        }
+        lastCommit = Date()
+        progress?(ScanProgress(sourcesDone: next, sourcesTotal: total, bytesDone: report.bytesRead, bytesTotal: totalBytes))
+    }
+
+    private func commit(_ plan: PlannedRead, _ outcome: Result<CompletedRead, SourceReadError>, number: Int) throws(StoreError) {
         switch outcome {
         case .failure(let error):
             report.failed += 1
             report.skipped[SkipReason.unreadableSource, default: 0] += 1
             problem(number, 0, error.description)
         case .success(let read):
-            do {
-                let done = try store.commit(
-                    sourceKey: plan.key, expected: plan.checkpoint, events: read.result.events, limits: read.result.limits,
-                    checkpoint: read.checkpoint)
-                guard done.applied else {
-                    problem(number, 0, "another scan read this source first; its result was kept")
-                    return
-                }
-                report.read += 1
-                if read.start == 0, plan.checkpoint != nil { report.reread += 1 }
-                report.bytesRead += read.checkpoint.offset - read.start
-                report.counted += done.counted
-                report.duplicates += done.duplicates
-                if done.duplicates > 0 { report.skipped[SkipReason.duplicate, default: 0] += done.duplicates }
-                for (reason, count) in read.result.skipped { report.skipped[reason, default: 0] += count }
-                for p in read.result.problems { problem(number, p.line, p.reason) }
-            } catch {
-                storeError = error
+            let done = try store.commit(
+                sourceKey: plan.key, expected: plan.checkpoint, events: read.result.events, limits: read.result.limits,
+                checkpoint: read.checkpoint)
+            guard done.applied else {
+                problem(number, 0, "another scan read this source first; its result was kept")
+                return
             }
+            report.read += 1
+            if read.start == 0, plan.checkpoint != nil { report.reread += 1 }
+            report.bytesRead += read.checkpoint.offset - read.start
+            report.counted += done.counted
+            report.duplicates += done.duplicates
+            if done.duplicates > 0 { report.skipped[SkipReason.duplicate, default: 0] += done.duplicates }
+            for (reason, count) in read.result.skipped { report.skipped[reason, default: 0] += count }
+            for p in read.result.problems { problem(number, p.line, p.reason) }
         }
     }
 

@@ -35,7 +35,7 @@ enum SourceFingerprint {
         guard let head = hash(fd: fd, offset: 0, length: headLength),
             let tail = hash(fd: fd, offset: end - tailLength, length: tailLength)
         else { return nil }
-        return Checkpoint(
+        return try? Checkpoint(
             device: UInt64(before.st_dev), inode: UInt64(before.st_ino), size: Int64(before.st_size),
             modifiedNanoseconds: modified(before), offset: end, headLength: headLength, headHash: head,
             tailHash: tail, state: state)

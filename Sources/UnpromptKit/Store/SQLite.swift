@@ -35,7 +35,10 @@ final class Database {
         sqlite3_extended_result_codes(handle, 1)
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    deinit {
+        cache.removeAll()
+        sqlite3_close_v2(handle)
+    }
 
     func execute(_ sql: String) throws(StoreError) {
         var error: UnsafeMutablePointer<CChar>?
@@ -47,7 +50,17 @@ final class Database {
         }
     }
 
+    /// Statements prepared once and reused: a scan runs the same few statements thousands of times.
+    private var cache: [String: Statement] = [:]
+
     func prepare(_ sql: String) throws(StoreError) -> Statement {
+        if let cached = cache[sql] { return cached }
+        let statement = try compile(sql)
+        cache[sql] = statement
+        return statement
+    }
+
+    private func compile(_ sql: String) throws(StoreError) -> Statement {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard code == SQLITE_OK, let statement else { throw failure(code) }
@@ -120,12 +133,14 @@ final class Statement {
     /// Binds and runs a statement that returns no rows.
     func run(_ values: [SQLValue] = []) throws(StoreError) {
         try bind(values)
+        defer { sqlite3_reset(statement) }
         while try step() {}
     }
 
     /// Binds and collects every row.
     func rows(_ values: [SQLValue] = []) throws(StoreError) -> [Row] {
         try bind(values)
+        defer { sqlite3_reset(statement) }
         var result: [Row] = []
         while try step() { result.append(Row(statement)) }
         return result

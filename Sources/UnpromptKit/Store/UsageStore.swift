@@ -13,7 +13,48 @@ public struct Checkpoint: Sendable, Equatable {
     public var headLength: Int64
     public var headHash: String
     public var tailHash: String
-    public var state: SourceState
+    /// The reader's state at `offset`, as stored (decoded only when a read resumes from here).
+    public var stateData: Data
+
+    public init(
+        device: UInt64, inode: UInt64, size: Int64, modifiedNanoseconds: Int64, offset: Int64, headLength: Int64,
+        headHash: String, tailHash: String, state: SourceState
+    ) throws(StoreError) {
+        let data: Data
+        do {
+            data = try JSONEncoder().encode(state)
+        } catch {
+            throw StoreError(message: "cannot encode a reader state", busy: false)
+        }
+        self.init(
+            device: device, inode: inode, size: size, modifiedNanoseconds: modifiedNanoseconds, offset: offset,
+            headLength: headLength, headHash: headHash, tailHash: tailHash, stateData: data)
+    }
+
+    init(
+        device: UInt64, inode: UInt64, size: Int64, modifiedNanoseconds: Int64, offset: Int64, headLength: Int64,
+        headHash: String, tailHash: String, stateData: Data
+    ) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modifiedNanoseconds = modifiedNanoseconds
+        self.offset = offset
+        self.headLength = headLength
+        self.headHash = headHash
+        self.tailHash = tailHash
+        self.stateData = stateData
+    }
+
+    /// The reader state to resume with. A state that does not decode is refused, never replaced by an
+    /// empty one: the caller reads the source from the start instead.
+    public func state() throws(StoreError) -> SourceState {
+        do {
+            return try JSONDecoder().decode(SourceState.self, from: stateData)
+        } catch {
+            throw StoreError(message: "a checkpoint's saved reader state is damaged", busy: false)
+        }
+    }
 }
 
 /// One quarter-hour of one tool and model: the atom every view is derived from.
@@ -138,28 +179,27 @@ public final class UsageStore {
     // MARK: Checkpoints
 
     public func checkpoint(for sourceKey: String) throws(StoreError) -> Checkpoint? {
-        let rows = try database.prepare(
+        try database.prepare(
             "SELECT device, inode, size, mtime_ns, offset, head_length, head_hash, tail_hash, state FROM checkpoints WHERE source_key = ?1"
-        ).rows([.text(sourceKey)])
-        guard let row = rows.first else { return nil }
-        let state: SourceState
-        do {
-            state = try JSONDecoder().decode(SourceState.self, from: row.blob(8) ?? Data())
-        } catch {
-            throw StoreError(message: "a checkpoint's saved reader state is damaged", busy: false)
-        }
-        return Checkpoint(
-            device: UInt64(bitPattern: row.int(0) ?? 0), inode: UInt64(bitPattern: row.int(1) ?? 0),
-            size: row.int(2) ?? 0, modifiedNanoseconds: row.int(3) ?? 0, offset: row.int(4) ?? 0,
-            headLength: row.int(5) ?? 0, headHash: row.text(6) ?? "", tailHash: row.text(7) ?? "", state: state)
+        ).rows([.text(sourceKey)]).first.map(UsageStore.checkpoint)
     }
 
     /// Every checkpoint, by source key: one query for a whole rescan.
     public func allCheckpoints() throws(StoreError) -> [String: Checkpoint] {
+        let rows = try database.prepare(
+            "SELECT device, inode, size, mtime_ns, offset, head_length, head_hash, tail_hash, state, source_key FROM checkpoints"
+        ).rows()
         var result: [String: Checkpoint] = [:]
-        let keys = try database.prepare("SELECT source_key FROM checkpoints").rows().compactMap { $0.text(0) }
-        for key in keys { result[key] = try checkpoint(for: key) }
+        for row in rows { result[row.text(9) ?? ""] = UsageStore.checkpoint(row) }
         return result
+    }
+
+    private static func checkpoint(_ row: Statement.Row) -> Checkpoint {
+        Checkpoint(
+            device: UInt64(bitPattern: row.int(0) ?? 0), inode: UInt64(bitPattern: row.int(1) ?? 0),
+            size: row.int(2) ?? 0, modifiedNanoseconds: row.int(3) ?? 0, offset: row.int(4) ?? 0,
+            headLength: row.int(5) ?? 0, headHash: row.text(6) ?? "", tailHash: row.text(7) ?? "",
+            stateData: row.blob(8) ?? Data())
     }
 
     // MARK: Committing a read
@@ -170,69 +210,99 @@ public final class UsageStore {
     public func commit(
         sourceKey: String, expected: Checkpoint?, events: [TokenEvent], limits: [LimitSample], checkpoint: Checkpoint
     ) throws(StoreError) -> CommitOutcome {
-        try database.transaction { () throws(StoreError) -> CommitOutcome in
-            guard try self.checkpoint(for: sourceKey)?.offsetAndIdentity == expected?.offsetAndIdentity else {
-                return CommitOutcome(counted: 0, duplicates: 0, applied: false)
-            }
-            var outcome = CommitOutcome()
-            var deltas: [BucketKey: (counts: TokenCounts, events: Int64)] = [:]
-            for event in events {
-                switch try admit(event) {
-                case .counted:
-                    outcome.counted += 1
-                    deltas[BucketKey(event), default: (.zero, 0)].counts += event.counts
-                    deltas[BucketKey(event), default: (.zero, 0)].events += 1
-                case .duplicate:
-                    outcome.duplicates += 1
-                case .replaced(let previous):
-                    outcome.duplicates += 1
-                    deltas[BucketKey(previous), default: (.zero, 0)].counts -= previous.counts
-                    deltas[BucketKey(previous), default: (.zero, 0)].events -= 1
-                    deltas[BucketKey(event), default: (.zero, 0)].counts += event.counts
-                    deltas[BucketKey(event), default: (.zero, 0)].events += 1
-                }
-            }
-            let upsert = try database.prepare(
-                """
-                INSERT INTO buckets VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
-                ON CONFLICT (quarter, tool, model) DO UPDATE SET
-                    input = input + excluded.input, cache_read = cache_read + excluded.cache_read,
-                    cache_write_5m = cache_write_5m + excluded.cache_write_5m,
-                    cache_write_1h = cache_write_1h + excluded.cache_write_1h,
-                    output = output + excluded.output, reasoning = reasoning + excluded.reasoning,
-                    events = events + excluded.events
-                """)
-            for (key, delta) in deltas {
-                let c = delta.counts
-                try upsert.run([
-                    .integer(key.quarter), .text(key.tool), .text(key.model), .integer(c.input), .integer(c.cacheRead),
-                    .integer(c.cacheWrite5m), .integer(c.cacheWrite1h), .integer(c.output), .integer(c.reasoning),
-                    .integer(delta.events),
-                ])
-            }
-            let sample = try database.prepare("INSERT OR IGNORE INTO limit_samples VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
-            for limit in limits {
-                try sample.run([
-                    .text(limit.tool), .text(limit.window), .integer(limit.time), SQLValue(limit.usedPercent),
-                    SQLValue(limit.windowMinutes), SQLValue(limit.resetsAt),
-                ])
-            }
-            try save(checkpoint, for: sourceKey)
-            return outcome
+        if inBatch { return try apply(sourceKey: sourceKey, expected: expected, events: events, limits: limits, checkpoint: checkpoint) }
+        return try database.transaction { () throws(StoreError) -> CommitOutcome in
+            try apply(sourceKey: sourceKey, expected: expected, events: events, limits: limits, checkpoint: checkpoint)
         }
     }
 
-    private func save(_ checkpoint: Checkpoint, for sourceKey: String) throws(StoreError) {
-        let state: Data
-        do {
-            state = try JSONEncoder().encode(checkpoint.state)
-        } catch {
-            throw StoreError(message: "cannot encode a reader state", busy: false)
+    private var inBatch = false
+
+    /// Groups several sources' commits into one transaction: each source is still stored whole or not at
+    /// all (a crash loses the whole group, whose sources are then read again), and the group costs one
+    /// write of the journal instead of one per source.
+    public func batch<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        precondition(!inBatch, "batches do not nest")
+        inBatch = true
+        defer { inBatch = false }
+        return try database.transaction(body)
+    }
+
+    private func apply(
+        sourceKey: String, expected: Checkpoint?, events: [TokenEvent], limits: [LimitSample], checkpoint: Checkpoint
+    ) throws(StoreError) -> CommitOutcome {
+        guard try self.checkpoint(for: sourceKey)?.offsetAndIdentity == expected?.offsetAndIdentity else {
+            return CommitOutcome(counted: 0, duplicates: 0, applied: false)
         }
+        var outcome = CommitOutcome()
+        var deltas: [BucketKey: (counts: TokenCounts, events: Int64)] = [:]
+        // Copies within this read are settled in memory first (the same rules), so only one event per
+        // identity asks the store.
+        var local = Deduplicator()
+        var survivors: [Identity: Int] = [:]
+        var candidates: [TokenEvent?] = []
+        for event in events {
+            switch local.admit(event) {
+            case .counted:
+                if let identity = event.identity { survivors[identity] = candidates.count }
+                candidates.append(event)
+            case .duplicate:
+                outcome.duplicates += 1
+            case .replaced:
+                outcome.duplicates += 1
+                if let identity = event.identity, let index = survivors[identity] { candidates[index] = event }
+            }
+        }
+        for case let event? in candidates {
+            switch try admit(event) {
+            case .counted:
+                outcome.counted += 1
+                deltas[BucketKey(event), default: (.zero, 0)].counts += event.counts
+                deltas[BucketKey(event), default: (.zero, 0)].events += 1
+            case .duplicate:
+                outcome.duplicates += 1
+            case .replaced(let previous):
+                outcome.duplicates += 1
+                deltas[BucketKey(previous), default: (.zero, 0)].counts -= previous.counts
+                deltas[BucketKey(previous), default: (.zero, 0)].events -= 1
+                deltas[BucketKey(event), default: (.zero, 0)].counts += event.counts
+                deltas[BucketKey(event), default: (.zero, 0)].events += 1
+            }
+        }
+        let upsert = try database.prepare(
+            """
+            INSERT INTO buckets VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+            ON CONFLICT (quarter, tool, model) DO UPDATE SET
+                input = input + excluded.input, cache_read = cache_read + excluded.cache_read,
+                cache_write_5m = cache_write_5m + excluded.cache_write_5m,
+                cache_write_1h = cache_write_1h + excluded.cache_write_1h,
+                output = output + excluded.output, reasoning = reasoning + excluded.reasoning,
+                events = events + excluded.events
+            """)
+        for (key, delta) in deltas {
+            let c = delta.counts
+            try upsert.run([
+                .integer(key.quarter), .text(key.tool), .text(key.model), .integer(c.input), .integer(c.cacheRead),
+                .integer(c.cacheWrite5m), .integer(c.cacheWrite1h), .integer(c.output), .integer(c.reasoning),
+                .integer(delta.events),
+            ])
+        }
+        let sample = try database.prepare("INSERT OR IGNORE INTO limit_samples VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+        for limit in limits {
+            try sample.run([
+                .text(limit.tool), .text(limit.window), .integer(limit.time), SQLValue(limit.usedPercent),
+                SQLValue(limit.windowMinutes), SQLValue(limit.resetsAt),
+            ])
+        }
+        try save(checkpoint, for: sourceKey)
+        return outcome
+    }
+
+    private func save(_ checkpoint: Checkpoint, for sourceKey: String) throws(StoreError) {
         try database.prepare("INSERT OR REPLACE INTO checkpoints VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)").run([
             .text(sourceKey), .integer(Int64(bitPattern: checkpoint.device)), .integer(Int64(bitPattern: checkpoint.inode)),
             .integer(checkpoint.size), .integer(checkpoint.modifiedNanoseconds), .integer(checkpoint.offset),
-            .integer(checkpoint.headLength), .text(checkpoint.headHash), .text(checkpoint.tailHash), .blob(state),
+            .integer(checkpoint.headLength), .text(checkpoint.headHash), .text(checkpoint.tailHash), .blob(checkpoint.stateData),
         ])
     }
 

@@ -13,9 +13,9 @@ deps:
 build: deps
 	$(SWIFT) build -c release
 
-## Reads this machine's AI tool logs with every descriptor and prints what would be counted (writes nothing).
+## Scans this machine's AI tool logs into the store (only what is new), then prints today's usage.
 run: build
-	$(BIN) --dry-run
+	$(BIN)
 
 test: deps
 	$(SWIFT) test

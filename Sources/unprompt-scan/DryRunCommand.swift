@@ -19,7 +19,8 @@ enum DryRunCommand {
         }
         let discovery = SourceDiscovery(
             environment: environment, home: NSHomeDirectory(), rootOverride: try arguments.single("--root"))
-        let dryRun = DryRun(discovery: discovery)
+        // Times written without a zone (Aider's) are read in the system's zone, as a scan reads them.
+        let dryRun = DryRun(discovery: discovery, timeZone: TimeZone.current)
         let reports = descriptors.map { dryRun.run($0, explicitPaths: paths) }
         if arguments.has("--json") {
             print(JSON.object([("readers", .array(reports.map(json)))]).text)

@@ -5,27 +5,40 @@ import UnpromptKit
 enum ScanCommand {
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
         let path = try StoreLocation.path(arguments, environment)
+        // Today is shown in the user's zone (`--tz`, else `TZ`, else the system zone); a bad zone is a usage
+        // error before any work is done.
+        let zone = try ZoneOption.resolve(try arguments.single("--tz"), environment: environment)
         let store: UsageStore
+        let report: ScanReport
+        let today: TodaySummary.Result
         do {
             store = try UsageStore(path: path)
-        } catch {
-            printError("unprompt-scan: store: \(error.message)")
-            return .store
-        }
-        let scanner = Scanner(store: store, discovery: SourceDiscovery(environment: environment, home: NSHomeDirectory()))
-        let report: ScanReport
-        do {
-            report = try scanner.scan(catalog.descriptors)
+            report = try scan(store, catalog: catalog, environment: environment)
+            today = try TodaySummary.read(store: store, zone: zone)
         } catch {
             printError("unprompt-scan: store: \(error.message)")
             return .store
         }
         if arguments.has("--json") {
-            print(JSON.object([("scan", json(report))]).text)
+            print(JSON.object([("scan", json(report)), ("today", TodaySummary.json(today))]).text)
         } else {
             print(text(report))
+            print(TodaySummary.text(today))
         }
-        return report.failed > 0 || report.unlistedDirectories > 0 ? .sourcesUnreadable : .success
+        return exitCode(report)
+    }
+
+    /// The incremental scan every command that shows usage runs first, with a progress bar on a TTY.
+    /// Times written without a zone (Aider's) are read in the system's zone, where the logs were written.
+    static func scan(_ store: UsageStore, catalog: ReaderCatalog, environment: [String: String]) throws(StoreError) -> ScanReport {
+        let scanner = Scanner(
+            store: store, discovery: SourceDiscovery(environment: environment, home: NSHomeDirectory()),
+            timeZone: TimeZone.current)
+        return try scanner.scan(catalog.descriptors, progress: ProgressBar.forScan(environment: environment))
+    }
+
+    static func exitCode(_ report: ScanReport) -> ExitCode {
+        report.failed > 0 || report.unlistedDirectories > 0 ? .sourcesUnreadable : .success
     }
 
     static func json(_ report: ScanReport) -> JSON {

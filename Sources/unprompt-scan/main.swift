@@ -2,13 +2,27 @@ import Foundation
 import UnpromptKit
 
 let usage = """
-    usage: unprompt-scan [--store PATH] [--json]
+    usage: unprompt-scan [--store PATH] [--tz ZONE] [--json]
+           unprompt-scan daily|monthly [--since DATE] [--until DATE] [--tz ZONE] [--tool ID]... [--no-scan]
+                         [--store PATH] [--json]
+           unprompt-scan watch [--store PATH] [--interval SECONDS] [--json]
            unprompt-scan --dry-run [--reader ID]... [--root DIR] [--json] [PATH...]
            unprompt-scan readers list [--json]
            unprompt-scan readers validate FILE...
 
     options:
-      (no command)       scan every new log line into the store, then show today
+      (no command)       scan every new log line into the store, then show today's usage
+      daily, monthly     scan as above, then show usage per local day or month, by tool and model
+      --since DATE       from this local date, inclusive: YYYY-MM-DD, or YYYY-MM for the month's first day
+      --until DATE       through this local date, inclusive: YYYY-MM-DD, or YYYY-MM for the month's last day
+      --tz ZONE          the time zone days are counted in: an IANA name (Asia/Kolkata) or UTC
+                         (default: $TZ, else the system's zone); a regrouping only, never a rescan
+      --tool ID          only this tool's usage (repeatable; `readers list` shows the ids)
+      --no-scan          show what the store holds without scanning first (opens it read-only)
+      watch              scan, then scan again within a second of every change to a source, printing one line
+                         per scan that counted something, until Ctrl-C or SIGTERM (exit status 0)
+      --interval SECONDS a full rescan this often while watching, for changes no notification reports
+                         (default: 60)
       --store PATH       the store file (default: ${XDG_DATA_HOME:-~/.local/share}/unprompt/usage.sqlite)
       --dry-run          read every source with its descriptor and print what would be counted; writes nothing
       --reader ID        only this reader (repeatable)
@@ -17,15 +31,15 @@ let usage = """
       --json             print JSON
       -h, --help         show this help
 
-    exit status: 0 ok, 1 some sources could not be read, 2 usage error, 3 invalid descriptor, 4 store error
+    exit status: 0 ok, 1 some sources or folders could not be read, 2 usage error, 3 invalid descriptor, 4 store error
     """
 
 func main() -> ExitCode {
     let environment = ProcessInfo.processInfo.environment
     do {
         let arguments = try Arguments(
-            Array(CommandLine.arguments.dropFirst()), valueFlags: ["--reader", "--root", "--readers-dir", "--store"],
-            boolFlags: ["--dry-run", "--json", "--help", "-h"])
+            Array(CommandLine.arguments.dropFirst()), valueFlags: ["--reader", "--root", "--readers-dir", "--store", "--since", "--until", "--tz", "--tool", "--interval"],
+            boolFlags: ["--dry-run", "--json", "--help", "-h", "--no-scan"])
         if arguments.has("--help") || arguments.has("-h") {
             print(usage)
             return .success
@@ -45,8 +59,12 @@ func main() -> ExitCode {
         for error in catalog.errors { printError(error.description) }
         if !catalog.errors.isEmpty { return .invalidDescriptor }
         if arguments.has("--dry-run") { return try DryRunCommand.run(arguments, catalog: catalog, environment: environment) }
-        guard arguments.words.isEmpty else { throw UsageError("unknown command '\(arguments.words[0])'") }
-        return try ScanCommand.run(arguments, catalog: catalog, environment: environment)
+        switch arguments.words.first {
+        case nil: return try ScanCommand.run(arguments, catalog: catalog, environment: environment)
+        case "daily", "monthly": return try ReportCommand.run(arguments, catalog: catalog, environment: environment)
+        case "watch": return try WatchCommand.run(arguments, catalog: catalog, environment: environment)
+        case let word?: throw UsageError("unknown command '\(word)'")
+        }
     } catch {
         printError("unprompt-scan: \((error as? UsageError)?.message ?? "\(error)")\n\n\(usage)")
         return .usage

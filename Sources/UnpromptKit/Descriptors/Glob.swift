@@ -6,11 +6,13 @@ public struct Glob: Sendable, CustomStringConvertible {
         case pattern([Token])
     }
 
+    // Tokens are Unicode scalars: matching runs for every directory entry of a walk, and comparing
+    // scalars is much cheaper than comparing grapheme clusters.
     enum Token: Sendable {
-        case literal(Character)
+        case literal(Unicode.Scalar)
         case anyRun
         case anyOne
-        case set([Character], negated: Bool)
+        case set([Unicode.Scalar], negated: Bool)
         case alternatives([[Token]])
     }
 
@@ -27,7 +29,7 @@ public struct Glob: Sendable, CustomStringConvertible {
             var literal = ""
             for token in tokens {
                 guard case .literal(let c) = token else { return prefix }
-                literal.append(c)
+                literal.unicodeScalars.append(c)
             }
             prefix.append(literal)
         }
@@ -57,7 +59,7 @@ public struct Glob: Sendable, CustomStringConvertible {
             } else if part.contains("**") {
                 return .failure(FieldPathError(offset: offset, message: "'**' must be a whole path segment"))
             } else {
-                switch parseTokens(Array(part), from: 0, inBraces: false) {
+                switch parseTokens(Array(part.unicodeScalars), from: 0, inBraces: false) {
                 case .success(let (tokens, _)): segments.append(.pattern(tokens))
                 case .failure(let error):
                     return .failure(FieldPathError(offset: offset + error.offset, message: error.message))
@@ -71,7 +73,7 @@ public struct Glob: Sendable, CustomStringConvertible {
         return .success(Glob(text: text, segments: segments))
     }
 
-    private static func parseTokens(_ chars: [Character], from start: Int, inBraces: Bool)
+    private static func parseTokens(_ chars: [Unicode.Scalar], from start: Int, inBraces: Bool)
         -> Result<([Token], Int), FieldPathError>
     {
         var tokens: [Token] = []
@@ -145,7 +147,7 @@ public struct Glob: Sendable, CustomStringConvertible {
                 rest = rest.dropFirst()
             }
         case .pattern(let tokens):
-            guard let name = path.first, matchName(tokens[...], Array(name)[...]) else { return false }
+            guard let name = path.first, matchName(tokens[...], Array(name.unicodeScalars)[...]) else { return false }
             return match(globs.dropFirst(), path.dropFirst())
         }
     }
@@ -157,12 +159,12 @@ public struct Glob: Sendable, CustomStringConvertible {
         switch first {
         case .anyDepth: return true
         case .pattern(let tokens):
-            return globs.count > 1 && matchName(tokens[...], Array(name)[...])
+            return globs.count > 1 && matchName(tokens[...], Array(name.unicodeScalars)[...])
                 && prefixMayMatch(globs.dropFirst(), path.dropFirst())
         }
     }
 
-    private static func matchName(_ tokens: ArraySlice<Token>, _ name: ArraySlice<Character>) -> Bool {
+    private static func matchName(_ tokens: ArraySlice<Token>, _ name: ArraySlice<Unicode.Scalar>) -> Bool {
         guard let token = tokens.first else { return name.isEmpty }
         let rest = tokens.dropFirst()
         switch token {

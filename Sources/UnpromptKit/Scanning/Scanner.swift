@@ -68,18 +68,19 @@ public struct Scanner {
                 let (found, problems) = discovery.sources(for: input)
                 report.unlistedDirectories += problems.count
                 for problem in problems { note(&report, 0, 0, problem.reason) }
-                let rules = CompiledInput(input, descriptor: descriptor)
+                // Compiled only when a source of this input has something new: a rescan with nothing new
+                // compiles nothing.
+                var rules: CompiledInput?
                 for source in found {
                     report.sources += 1
                     let key = SourceKey.of(path: source.path)
-                    var info = stat()
-                    if let checkpoint = checkpoints[key], stat(source.path, &info) == 0,
-                        SourceFingerprint.unchanged(info, since: checkpoint)
-                    {
+                    if let checkpoint = checkpoints[key], SourceFingerprint.unchanged(source.info, since: checkpoint) {
                         report.unchanged += 1
                         continue
                     }
-                    work.append(PlannedRead(path: source.path, key: key, checkpoint: checkpoints[key], rules: rules, size: source.size))
+                    let compiled = rules ?? CompiledInput(input, descriptor: descriptor)
+                    rules = compiled
+                    work.append(PlannedRead(path: source.path, key: key, checkpoint: checkpoints[key], rules: compiled, size: source.size))
                 }
             }
         }
@@ -239,8 +240,9 @@ private final class CommitQueue: @unchecked Sendable {
     }
 }
 
-/// One scan at a time per store: a second one waits for the first to finish (it then finds little or
-/// nothing new). Held with `flock` on a file beside the store, released by the kernel if the scan dies.
+/// One writer at a time per store: a second scan waits for the first to finish (it then finds little or
+/// nothing new), and so does a second process creating the schema. Held with `flock` on a file beside the
+/// store, released by the kernel if the holder dies.
 final class ScanLock {
     private let fd: Int32
 

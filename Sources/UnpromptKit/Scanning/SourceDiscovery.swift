@@ -6,6 +6,8 @@ public struct DiscoveredSource: Sendable {
     public let device: UInt64
     public let inode: UInt64
     public let size: Int64
+    /// The stat taken while discovering it, so a rescan needs no second one.
+    let info: stat
 }
 
 /// A directory that exists but could not be listed (or a root that could not be opened). Reported,
@@ -79,32 +81,43 @@ private struct Walker {
             return
         }
         defer { closedir(handle) }
-        var names: [String] = []
+        // The entry type from readdir saves a stat per entry; only links and unknown types need one.
+        var entries: [(name: String, type: UInt8)] = []
         while let entry = readdir(handle) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
             }
-            if name != "." && name != ".." { names.append(name) }
+            if name != "." && name != ".." { entries.append((name, entry.pointee.d_type)) }
         }
         // Sorted, so that when two paths reach one file the same path is kept every time.
-        for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        for (name, type) in entries {
             let path = directory + "/" + name
             let segments = relative + [Substring(name)]
-            var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
-            var kind = info.st_mode & S_IFMT
-            if kind == S_IFLNK {
-                guard stat(path, &info) == 0 else { continue }
-                kind = info.st_mode & S_IFMT
-                if kind == S_IFDIR { continue }
+            var isDirectory = type == UInt8(DT_DIR)
+            var isFile = type == UInt8(DT_REG)
+            if !isDirectory && !isFile {
+                // A link, or a file system that does not report types: look (links to directories are not followed).
+                var info = stat()
+                guard lstat(path, &info) == 0 else { continue }
+                if info.st_mode & S_IFMT == S_IFLNK {
+                    guard stat(path, &info) == 0 else { continue }
+                    isFile = info.st_mode & S_IFMT == S_IFREG
+                } else {
+                    isDirectory = info.st_mode & S_IFMT == S_IFDIR
+                    isFile = info.st_mode & S_IFMT == S_IFREG
+                }
             }
-            if kind == S_IFDIR {
+            if isDirectory {
                 if let maxDepth = spec.maxDepth, segments.count > maxDepth { continue }
                 if spec.glob.mayDescend(into: segments) { visit(directory: path, relative: segments) }
-            } else if kind == S_IFREG, spec.glob.matches(segments), !spec.exclude.contains(where: { $0.matches(segments) }) {
+            } else if isFile, spec.glob.matches(segments), !spec.exclude.contains(where: { $0.matches(segments) }) {
+                var info = stat()
+                guard stat(path, &info) == 0 else { continue }
                 found.append(
                     DiscoveredSource(
-                        path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size)))
+                        path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                        info: info))
             }
         }
     }

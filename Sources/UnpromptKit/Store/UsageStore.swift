@@ -106,14 +106,18 @@ public final class UsageStore {
         if !exists, readOnly {
             throw StoreError(message: "no store at this path yet: run a scan first", busy: false)
         }
-        if !exists {
-            let directory = (path as NSString).deletingLastPathComponent
+        let directory = (path as NSString).deletingLastPathComponent
+        if !exists, !directory.isEmpty {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {
                 throw StoreError(message: "cannot create the store's directory: \(error.localizedDescription)", busy: false)
             }
         }
+        // Creating and migrating the schema happens under the store's lock, so two processes opening a new
+        // store at once take turns instead of one failing.
+        let lock = readOnly ? nil : try ScanLock(storePath: path)
+        defer { lock?.release() }
         database = try Database(path: path, options: readOnly ? [.readOnly] : [.readWrite, .create])
         let version: Int64
         do {
@@ -141,6 +145,8 @@ public final class UsageStore {
 
     private func migrate(from version: Int64) throws(StoreError) {
         try database.transaction { () throws(StoreError) in
+            // Read again under the write lock: another process may have created the store meanwhile.
+            let version = try database.prepare("PRAGMA user_version").rows().first?.int(0) ?? 0
             if version < 1 {
                 try database.execute(
                     """
@@ -279,6 +285,11 @@ public final class UsageStore {
                 output = output + excluded.output, reasoning = reasoning + excluded.reasoning,
                 events = events + excluded.events
             """)
+        let emptied = try database.prepare(
+            """
+            DELETE FROM buckets WHERE quarter = ?1 AND tool = ?2 AND model = ?3 AND events = 0 AND input = 0
+            AND cache_read = 0 AND cache_write_5m = 0 AND cache_write_1h = 0 AND output = 0 AND reasoning = 0
+            """)
         for (key, delta) in deltas {
             let c = delta.counts
             try upsert.run([
@@ -286,6 +297,8 @@ public final class UsageStore {
                 .integer(c.cacheWrite5m), .integer(c.cacheWrite1h), .integer(c.output), .integer(c.reasoning),
                 .integer(delta.events),
             ])
+            // A replaced record can leave its old quarter-hour empty: no row then, as if never counted.
+            if delta.events < 0 { try emptied.run([.integer(key.quarter), .text(key.tool), .text(key.model)]) }
         }
         let sample = try database.prepare("INSERT OR IGNORE INTO limit_samples VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
         for limit in limits {

@@ -1,0 +1,221 @@
+import Foundation
+
+/// Local days and months derived, at query time, from quarter-hour UTC buckets in one time zone.
+///
+/// The store keeps only quarter-hours since 1970-01-01T00:00Z. A view in any zone is a grouping of those
+/// same buckets, so changing the zone never rescans and never double counts: every bucket lands in exactly
+/// one local day, and the sum over all days is the same in every zone.
+///
+/// **A bucket belongs to the local day (and month) of its first instant.** That is exact, with no bucket
+/// split between two days, because every UTC offset is a multiple of 15 minutes (+05:30 India, +05:45
+/// Nepal, −03:30 Newfoundland, +12:45 Chatham, and the 30-minute DST of Lord Howe alike), and clocks change
+/// on quarter-hour UTC instants: local midnight therefore always falls on a bucket boundary, in standard
+/// time, in summer time and across the change itself. DST days simply hold fewer or more buckets (a
+/// 23-hour day holds 92, a 25-hour day 100). The tz database has had offsets that are not multiples of 15
+/// minutes only before 1980 (local mean times, Liberia until 1972, Kiritimati's −10:40 until 1979), and
+/// changes at one minute past the hour only in Newfoundland and Labrador until 2011, Gaza and Hebron in
+/// 2010–11 and Casey in 2020–22. For those rare quarter-hours the rule still assigns the whole bucket to
+/// one day, the day of its start, at the cost of a minute's precision, and still counts it once.
+///
+/// A day is numbered as days since 1970-01-01 of the proleptic Gregorian calendar (so day 0 is the local
+/// date 1970-01-01 in every zone), and a month as `year × 12 + month − 1`.
+public struct LocalCalendar: Sendable {
+    public static let quarterSeconds: Int64 = 15 * 60
+    public static let quartersPerDay: Int64 = 96
+
+    public let timeZone: TimeZone
+
+    public init(timeZone: TimeZone) { self.timeZone = timeZone }
+
+    /// The zone's offset from UTC, in seconds, at the start of a quarter.
+    public func offsetSeconds(atQuarter quarter: Int64) -> Int64 {
+        Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(quarter * Self.quarterSeconds))))
+    }
+
+    /// The local day of a bucket: the local date of its first instant.
+    public func day(ofQuarter quarter: Int64) -> Int64 {
+        Self.floorDivide(quarter * Self.quarterSeconds + offsetSeconds(atQuarter: quarter), 86_400)
+    }
+
+    /// The local day of an instant in milliseconds since 1970 (for "today").
+    public func day(ofMilliseconds milliseconds: Int64) -> Int64 {
+        let seconds = Self.floorDivide(milliseconds, 1000)
+        let offset = Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
+        return Self.floorDivide(seconds + offset, 86_400)
+    }
+
+    /// The local month of a bucket.
+    public func month(ofQuarter quarter: Int64) -> Int64 { Self.month(ofDay: day(ofQuarter: quarter)) }
+
+    /// A range of quarters that holds every bucket whose local day is within `from...through` (either end
+    /// open when nil), in any zone: the days widened by two days each side, wider than any UTC offset.
+    /// Buckets read with it must still be filtered by their local day.
+    public static func quarterBounds(fromDay: Int64?, throughDay: Int64?) -> Range<Int64> {
+        let lower = fromDay.map { ($0 - 2) * quartersPerDay } ?? Int64.min
+        let upper = throughDay.map { ($0 + 3) * quartersPerDay } ?? Int64.max
+        return lower..<max(lower, upper)
+    }
+
+    // MARK: Grouping buckets
+
+    public enum Period: Sendable {
+        case day
+        case month
+    }
+
+    /// Buckets summed per local day or month, and within it per tool and model. Periods are in order and
+    /// only those with usage appear; buckets whose local day is outside `fromDay...throughDay` are left out.
+    public func group(_ rows: [BucketRow], by period: Period, fromDay: Int64? = nil, throughDay: Int64? = nil)
+        -> [PeriodUsage]
+    {
+        var periods: [Int64: PeriodUsage] = [:]
+        var lastQuarter: Int64?
+        var lastDay: Int64 = 0
+        for row in rows {
+            // Rows come sorted by quarter: one offset lookup per distinct quarter.
+            if row.quarter != lastQuarter {
+                lastQuarter = row.quarter
+                lastDay = day(ofQuarter: row.quarter)
+            }
+            if let fromDay, lastDay < fromDay { continue }
+            if let throughDay, lastDay > throughDay { continue }
+            let key = period == .day ? lastDay : Self.month(ofDay: lastDay)
+            periods[key, default: PeriodUsage(period: key)].add(row)
+        }
+        return periods.values.map { $0.withoutEmptyCells() }.filter { !$0.isEmpty }.sorted { $0.period < $1.period }
+    }
+
+    // MARK: Civil dates
+
+    static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+        let quotient = a / b
+        return (a % b != 0 && (a < 0) != (b < 0)) ? quotient - 1 : quotient
+    }
+
+    /// The year, month and day of a day number.
+    public static func civil(ofDay day: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = day + 719_468
+        let era = floorDivide(z, 146_097)
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+
+    /// The day number of a date, or nil when the date does not exist (`2023-02-29`, month 13).
+    public static func day(year: Int64, month: Int64, day: Int64) -> Int64? {
+        guard (1...12).contains(month), day >= 1, day <= daysIn(year: year, month: month) else { return nil }
+        let y = month <= 2 ? year - 1 : year
+        let era = floorDivide(y, 400)
+        let yoe = y - era * 400
+        let mp = month > 2 ? month - 3 : month + 9
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    public static func daysIn(year: Int64, month: Int64) -> Int64 {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    public static func month(ofDay day: Int64) -> Int64 {
+        let date = civil(ofDay: day)
+        return date.year * 12 + date.month - 1
+    }
+
+    /// The first day of a month number.
+    public static func firstDay(ofMonth month: Int64) -> Int64 {
+        Self.day(year: floorDivide(month, 12), month: month - floorDivide(month, 12) * 12 + 1, day: 1)!
+    }
+
+    /// The last day of a month number.
+    public static func lastDay(ofMonth month: Int64) -> Int64 { firstDay(ofMonth: month + 1) - 1 }
+
+    /// `YYYY-MM-DD`.
+    public static func dateString(ofDay day: Int64) -> String {
+        let date = civil(ofDay: day)
+        return pad(date.year, 4) + "-" + pad(date.month, 2) + "-" + pad(date.day, 2)
+    }
+
+    /// `YYYY-MM`.
+    public static func monthString(ofMonth month: Int64) -> String {
+        let year = floorDivide(month, 12)
+        return pad(year, 4) + "-" + pad(month - year * 12 + 1, 2)
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value.magnitude)
+        return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+}
+
+/// Counts and events of one cell of a view.
+public struct UsageCell: Sendable, Equatable {
+    public var counts = TokenCounts.zero
+    public var events: Int64 = 0
+
+    public init(counts: TokenCounts = .zero, events: Int64 = 0) {
+        self.counts = counts
+        self.events = events
+    }
+
+    public var isEmpty: Bool { counts.isZero && events == 0 }
+
+    public static func += (a: inout UsageCell, b: UsageCell) {
+        a.counts += b.counts
+        a.events += b.events
+    }
+}
+
+/// One local day or month of usage, with its tool × model cells.
+public struct PeriodUsage: Sendable, Equatable {
+    /// A day number or a month number (see `LocalCalendar`).
+    public let period: Int64
+    public private(set) var total = UsageCell()
+    /// Tool id → model id → cell.
+    public private(set) var byTool: [String: [String: UsageCell]] = [:]
+
+    public init(period: Int64) { self.period = period }
+
+    public mutating func add(_ row: BucketRow) {
+        let cell = UsageCell(counts: row.counts, events: row.events)
+        total += cell
+        byTool[row.tool, default: [:]][row.model, default: UsageCell()] += cell
+    }
+
+    /// Per model, summed over tools.
+    public var byModel: [String: UsageCell] {
+        var result: [String: UsageCell] = [:]
+        for models in byTool.values {
+            for (model, cell) in models { result[model, default: UsageCell()] += cell }
+        }
+        return result
+    }
+
+    /// The tool's cells summed.
+    public func total(ofTool tool: String) -> UsageCell {
+        var result = UsageCell()
+        for cell in byTool[tool, default: [:]].values { result += cell }
+        return result
+    }
+
+    public var isEmpty: Bool { total.isEmpty && byTool.isEmpty }
+
+    /// Without the cells that hold nothing: a bucket whose only record was replaced by a larger copy in
+    /// another quarter is left at zero in the store.
+    func withoutEmptyCells() -> PeriodUsage {
+        var copy = self
+        copy.byTool = byTool.compactMapValues { models in
+            let kept = models.filter { !$0.value.isEmpty }
+            return kept.isEmpty ? nil : kept
+        }
+        return copy
+    }
+}

@@ -1,0 +1,507 @@
+import Foundation
+
+/// A directory to watch and which of its entries matter: the start of one source's walk (its root plus
+/// the glob's fixed prefix), pruned and filtered exactly as `SourceDiscovery` walks it.
+public struct WatchTarget: Sendable {
+    /// Where the walk starts. It may not exist yet.
+    public let directory: String
+    /// The path segments from the source's root to `directory`; the filters see root-relative paths.
+    let prefix: [Substring]
+    /// Whether a subdirectory (root-relative segments) can hold a source, so is worth watching.
+    let descend: @Sendable ([Substring]) -> Bool
+    /// Whether a file (root-relative segments) is a source, so a change to it is a change.
+    let accept: @Sendable ([Substring]) -> Bool
+
+    /// Everything below `directory`: every subdirectory, every file.
+    public init(directory: String) {
+        self.directory = directory
+        prefix = []
+        descend = { _ in true }
+        accept = { _ in true }
+    }
+
+    /// The files one source spec names below one of its expanded roots.
+    public init(root: String, source: SourceSpec) {
+        let root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
+        let prefix = source.glob.literalPrefix
+        directory = ([root] + prefix).joined(separator: "/")
+        self.prefix = prefix.map { Substring($0) }
+        descend = { segments in
+            if let maxDepth = source.maxDepth, segments.count > maxDepth { return false }
+            return source.glob.mayDescend(into: segments)
+        }
+        accept = { segments in
+            source.glob.matches(segments) && !source.exclude.contains { $0.matches(segments) }
+        }
+    }
+
+    /// Every place the descriptors' sources can be, in this environment (`rootOverride` as for `--root`).
+    public static func targets(
+        for descriptors: [Descriptor], environment: [String: String], home: String, rootOverride: String? = nil
+    ) -> [WatchTarget] {
+        var targets: [WatchTarget] = []
+        var seen = Set<String>()
+        for descriptor in descriptors {
+            for input in descriptor.inputs {
+                for spec in input.sources {
+                    let roots = rootOverride.map { [$0] } ?? RootTemplate.expand(spec.root, environment: environment, home: home)
+                    for root in roots {
+                        let target = WatchTarget(root: root, source: spec)
+                        let key = [target.directory, spec.glob.text, spec.maxDepth.map(String.init) ?? "-"]
+                            + spec.exclude.map(\.text)
+                        if seen.insert(key.joined(separator: "\u{0}")).inserted { targets.append(target) }
+                    }
+                }
+            }
+        }
+        return targets
+    }
+}
+
+/// Waits until something changes under a set of directories, without spending CPU while nothing does.
+///
+/// **Linux** uses inotify: every directory of each target that can hold a source is watched (new ones
+/// as they appear, in the same pass that reports them as a change, so a file written in a new
+/// directory before its watch existed is still found by the scan that follows). A target that does
+/// not exist yet is awaited by watching its nearest existing ancestor for the next missing component.
+/// A full kernel queue (`IN_Q_OVERFLOW`) counts as a change and rebuilds the watches. When inotify is
+/// unavailable or the per-user watch limit (`fs.inotify.max_user_watches`) is reached, the watcher
+/// falls back to polling.
+///
+/// **macOS** (and the fallback) polls: every `pollInterval` seconds (2 s by default) it stats the files
+/// the targets can hold (no file is opened) and reports a change when any path, inode, size, modification
+/// or status-change time differs. kqueue/FSEvents are not used, since they could not be tested here.
+///
+/// Not seen by inotify, but seen by polling and by the caller's periodic rescan: a change to a file
+/// reached through a symbolic link whose target lives outside the watched directories, and changes on
+/// network file systems made by another machine.
+///
+/// Use one thread for `wait`; `stop()` may be called from any thread, and a signal handler may write one
+/// byte to `stopDescriptor` (`write` is async-signal-safe). Once stopped, `wait` returns false at once.
+public final class ChangeWatcher: @unchecked Sendable {
+    public enum Backend: Sendable, Equatable {
+        case inotify
+        case polling
+    }
+
+    /// How often the polling backend looks, in seconds.
+    public static let defaultPollInterval = 2.0
+
+    public let targets: [WatchTarget]
+    public let pollInterval: Double
+    public private(set) var backend: Backend
+    /// The write end of the stop pipe: one byte written here stops the watcher.
+    public let stopDescriptor: Int32
+    private let stopReadDescriptor: Int32
+
+    /// Polling state: the stamp of every file the targets hold, by path.
+    private var snapshot: [String: FileStamp] = [:]
+
+    #if os(Linux)
+        private var inotify: InotifyWatches?
+        /// A test hook: behave as if the kernel refused more than this many watches (`ENOSPC`).
+        let watchLimit: Int?
+        /// How many directories inotify watches (for tests).
+        var inotifyWatchCount: Int { inotify?.watchCount ?? 0 }
+    #endif
+
+    /// Starts watching at once: changes made after this returns are reported by the next `wait`.
+    public convenience init(directories: [String], pollInterval: Double = ChangeWatcher.defaultPollInterval, polling: Bool = false) {
+        self.init(targets: directories.map { WatchTarget(directory: $0) }, pollInterval: pollInterval, polling: polling)
+    }
+
+    /// Starts watching at once: changes made after this returns are reported by the next `wait`.
+    /// `polling` forces the polling backend (it is the only one on macOS).
+    public convenience init(targets: [WatchTarget], pollInterval: Double = ChangeWatcher.defaultPollInterval, polling: Bool = false) {
+        self.init(targets: targets, pollInterval: pollInterval, polling: polling, watchLimit: nil)
+    }
+
+    init(targets: [WatchTarget], pollInterval: Double, polling: Bool, watchLimit: Int?) {
+        self.targets = targets
+        self.pollInterval = max(0.01, pollInterval)
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for fd in ends {
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            }
+        }
+        stopReadDescriptor = ends[0]
+        stopDescriptor = ends[1]
+        backend = .polling
+        #if os(Linux)
+            self.watchLimit = watchLimit
+            if !polling, let watches = InotifyWatches(targets: targets, limit: watchLimit) {
+                inotify = watches
+                backend = .inotify
+            }
+        #endif
+        if backend == .polling { snapshot = Self.takeSnapshot(targets) }
+    }
+
+    deinit {
+        for fd in [stopReadDescriptor, stopDescriptor] where fd >= 0 { close(fd) }
+    }
+
+    /// Stops the watcher: the current and every later `wait` returns false.
+    public func stop() {
+        var byte: UInt8 = 1
+        _ = write(stopDescriptor, &byte, 1)
+    }
+
+    /// Whether `stop()` was called (or a byte written to `stopDescriptor`).
+    public var isStopped: Bool {
+        var entry = pollfd(fd: stopReadDescriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0 && entry.revents != 0
+    }
+
+    /// Blocks until something changed (true), or until `timeout` seconds passed or the watcher was
+    /// stopped (false). nil waits without limit. Changes are coalesced: many events make one true.
+    public func wait(timeout: Double? = nil) -> Bool {
+        let clock = ContinuousClock()
+        let deadline = timeout.map { clock.now.advanced(by: .milliseconds(Int64(max(0, $0) * 1000))) }
+        while true {
+            if isStopped { return false }
+            var remaining: Int32 = -1
+            if let deadline {
+                let left = clock.now.duration(to: deadline)
+                remaining = left <= .zero ? 0 : Int32(min(Double(Int32.max), Self.milliseconds(left).rounded(.up)))
+            }
+            #if os(Linux)
+                if backend == .inotify, let watches = inotify {
+                    switch watches.wait(stop: stopReadDescriptor, milliseconds: remaining) {
+                    case .stopped: return false
+                    case .changed: return true
+                    case .nothing: break
+                    case .failed:
+                        // The watch limit was reached while adding a new directory, or inotify failed:
+                        // poll from now on, and report a change so the caller rescans what was missed.
+                        inotify = nil
+                        backend = .polling
+                        snapshot = Self.takeSnapshot(targets)
+                        return true
+                    }
+                    if remaining == 0 { return false }
+                    continue
+                }
+            #endif
+            let step = remaining < 0 ? Int32(pollInterval * 1000) : min(remaining, Int32(pollInterval * 1000))
+            var entry = pollfd(fd: stopReadDescriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, step)
+            if ready > 0 { return false }
+            let now = Self.takeSnapshot(targets)
+            if now != snapshot {
+                snapshot = now
+                return true
+            }
+            if remaining == 0 || (remaining > 0 && step >= remaining) { return false }
+        }
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+
+    // MARK: Polling
+
+    struct FileStamp: Equatable {
+        let device: UInt64
+        let inode: UInt64
+        let size: Int64
+        let modified: Int64
+        let changed: Int64
+    }
+
+    /// Stats every file the targets can hold (following the same pruning as discovery); opens none.
+    static func takeSnapshot(_ targets: [WatchTarget]) -> [String: FileStamp] {
+        var stamps: [String: FileStamp] = [:]
+        for target in targets {
+            var info = stat()
+            guard stat(target.directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { continue }
+            walk(target, target.directory, target.prefix, into: &stamps)
+        }
+        return stamps
+    }
+
+    private static func walk(_ target: WatchTarget, _ directory: String, _ relative: [Substring], into stamps: inout [String: FileStamp]) {
+        for name in entries(of: directory) {
+            let path = directory + "/" + name
+            let segments = relative + [Substring(name)]
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            var kind = info.st_mode & S_IFMT
+            if kind == S_IFLNK {
+                guard stat(path, &info) == 0 else { continue }
+                kind = info.st_mode & S_IFMT
+                if kind == S_IFDIR { continue }
+            }
+            if kind == S_IFDIR {
+                if target.descend(segments) { walk(target, path, segments, into: &stamps) }
+            } else if kind == S_IFREG, target.accept(segments) {
+                stamps[path] = FileStamp(
+                    device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                    modified: nanoseconds(info, modification: true), changed: nanoseconds(info, modification: false))
+            }
+        }
+    }
+
+    static func entries(of directory: String) -> [String] {
+        guard let handle = opendir(directory) else { return [] }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    private static func nanoseconds(_ info: stat, modification: Bool) -> Int64 {
+        #if os(macOS)
+            let time = modification ? info.st_mtimespec : info.st_ctimespec
+        #else
+            let time = modification ? info.st_mtim : info.st_ctim
+        #endif
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+}
+
+#if os(Linux)
+    /// The inotify backend: one watch per directory that can hold a source, plus one per missing target
+    /// on its nearest existing ancestor.
+    final class InotifyWatches {
+        enum Outcome {
+            case changed
+            case nothing
+            case stopped
+            /// inotify cannot go on (watch limit reached, or an error): fall back to polling.
+            case failed
+        }
+
+        /// What one watch descriptor stands for. Two targets may share a directory, hence a list per wd.
+        private enum Role {
+            /// A directory of target `target`, `relative` being its root-relative segments.
+            case tree(target: Int, relative: [Substring], isStart: Bool)
+            /// The nearest existing ancestor of target `target`'s missing start directory; `next` is the
+            /// entry whose appearance (or disappearance) matters.
+            case ancestor(target: Int, next: String)
+        }
+
+        private static let events = UInt32(
+            IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CLOSE_WRITE | IN_ATTRIB
+                | IN_DELETE_SELF | IN_MOVE_SELF)
+        private static let excludeUnlinked = UInt32(IN_EXCL_UNLINK)
+        private static let directoriesOnly = UInt32(IN_ONLYDIR)
+        private static let noFollow = UInt32(IN_DONT_FOLLOW)
+
+        private let targets: [WatchTarget]
+        private let limit: Int?
+        private var fd: Int32 = -1
+        private var roles: [Int32: [Role]] = [:]
+        private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+
+        /// nil when inotify is unavailable or the watch limit is already reached.
+        init?(targets: [WatchTarget], limit: Int?) {
+            self.targets = targets
+            self.limit = limit
+            guard rebuild() else {
+                if fd >= 0 { close(fd) }
+                return nil
+            }
+        }
+
+        deinit {
+            if fd >= 0 { close(fd) }
+        }
+
+        /// Drops every watch and adds them again from the current tree: after an overflow, or when a
+        /// watched directory moved or a missing target's ancestor changed. False when inotify failed.
+        private func rebuild() -> Bool {
+            if fd >= 0 { close(fd) }
+            roles = [:]
+            fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+            guard fd >= 0 else { return false }
+            for index in targets.indices {
+                guard watch(target: index) else { return false }
+            }
+            return true
+        }
+
+        /// False only when the kernel refuses a watch for lack of resources.
+        private func watch(target index: Int) -> Bool {
+            let target = targets[index]
+            var info = stat()
+            if stat(target.directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+                return watchTree(index, target.directory, target.prefix, isStart: true)
+            }
+            // Missing (or not a directory): wait for it on the nearest ancestor that exists.
+            var path = target.directory
+            while true {
+                let (parent, name) = Self.split(path)
+                guard let parent else { return true }
+                if stat(parent, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+                    switch add(parent, follow: true) {
+                    case .added(let wd):
+                        roles[wd, default: []].append(.ancestor(target: index, next: name))
+                        return true
+                    case .skipped: return true
+                    case .exhausted: return false
+                    }
+                }
+                path = parent
+            }
+        }
+
+        private func watchTree(_ index: Int, _ directory: String, _ relative: [Substring], isStart: Bool) -> Bool {
+            switch add(directory, follow: isStart) {
+            case .exhausted: return false
+            case .skipped: return true
+            case .added(let wd):
+                roles[wd, default: []].append(.tree(target: index, relative: relative, isStart: isStart))
+            }
+            for name in ChangeWatcher.entries(of: directory) {
+                let path = directory + "/" + name
+                let segments = relative + [Substring(name)]
+                var info = stat()
+                // Links to directories are not followed, as in discovery.
+                guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, targets[index].descend(segments)
+                else { continue }
+                guard watchTree(index, path, segments, isStart: false) else { return false }
+            }
+            return true
+        }
+
+        private enum Added {
+            case added(Int32)
+            /// Gone or not readable: discovery reports what it cannot list; nothing to watch.
+            case skipped
+            /// The watch limit, or memory: inotify cannot cover the targets.
+            case exhausted
+        }
+
+        private func add(_ path: String, follow: Bool) -> Added {
+            if let limit, roles.count >= limit { return .exhausted }
+            let mask = Self.events | Self.excludeUnlinked | Self.directoriesOnly | (follow ? 0 : Self.noFollow)
+            let wd = inotify_add_watch(fd, path, mask)
+            if wd >= 0 { return .added(wd) }
+            return errno == ENOSPC || errno == ENOMEM ? .exhausted : .skipped
+        }
+
+        /// The parent directory and last component of a path; nil parent at the top.
+        private static func split(_ path: String) -> (String?, String) {
+            guard let slash = path.lastIndex(of: "/") else { return (path == "." ? nil : ".", path) }
+            let name = String(path[path.index(after: slash)...])
+            let parent = String(path[..<slash])
+            if parent.isEmpty { return (name.isEmpty ? nil : "/", name) }
+            return (parent, name)
+        }
+
+        func wait(stop: Int32, milliseconds: Int32) -> Outcome {
+            var entries = [
+                pollfd(fd: stop, events: Int16(POLLIN), revents: 0), pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&entries, nfds_t(entries.count), milliseconds)
+            if ready < 0 { return errno == EINTR ? .nothing : .failed }
+            if entries[0].revents != 0 { return .stopped }
+            if entries[1].revents == 0 { return .nothing }
+            return drain()
+        }
+
+        /// Reads every queued event and decides whether any of them is a change that matters.
+        private func drain() -> Outcome {
+            var changed = false
+            var needsRebuild = false
+            var newDirectories: [(target: Int, path: String, relative: [Substring])] = []
+            // Bounded, so a writer faster than this loop cannot keep it from returning; what is left is
+            // read by the next wait.
+            for _ in 0..<64 {
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    if errno == EAGAIN || errno == EWOULDBLOCK { break }
+                    return .failed
+                }
+                if count == 0 { break }
+                var offset = 0
+                while offset + 16 <= count {
+                    let (wd, mask, nameLength) = buffer.withUnsafeBytes { raw in
+                        (
+                            raw.loadUnaligned(fromByteOffset: offset, as: Int32.self),
+                            raw.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self),
+                            Int(raw.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                        )
+                    }
+                    let name = nameLength == 0 ? "" : buffer.withUnsafeBytes { raw in
+                        let bytes = raw[(offset + 16)..<(offset + 16 + nameLength)]
+                        return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+                    }
+                    offset += 16 + nameLength
+                    if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                        changed = true
+                        needsRebuild = true
+                        continue
+                    }
+                    guard let list = roles[wd] else { continue }
+                    if mask & UInt32(IN_IGNORED) != 0 {
+                        // The directory is gone (or its watch was dropped): forget it; if it was a target's
+                        // start, wait for the target again on an ancestor.
+                        roles[wd] = nil
+                        if list.contains(where: { if case .tree(_, _, true) = $0 { true } else { false } }) {
+                            changed = true
+                            needsRebuild = true
+                        }
+                        continue
+                    }
+                    let isDirectory = mask & UInt32(IN_ISDIR) != 0
+                    for role in list {
+                        switch role {
+                        case .ancestor(_, let next):
+                            if name == next {
+                                changed = true
+                                needsRebuild = true
+                            }
+                        case .tree(let index, let relative, let isStart):
+                            if mask & UInt32(IN_MOVE_SELF | IN_DELETE_SELF) != 0 {
+                                // A watched directory moved: the paths kept for its subtree are stale.
+                                changed = true
+                                if isStart || mask & UInt32(IN_MOVE_SELF) != 0 { needsRebuild = true }
+                                continue
+                            }
+                            guard !name.isEmpty else { continue }
+                            let segments = relative + [Substring(name)]
+                            if isDirectory {
+                                guard targets[index].descend(segments) else { continue }
+                                changed = true
+                                if mask & UInt32(IN_MOVED_FROM) != 0 { needsRebuild = true }
+                                if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
+                                    newDirectories.append((index, Self.path(of: index, targets, segments), segments))
+                                }
+                            } else if targets[index].accept(segments) {
+                                changed = true
+                            }
+                        }
+                    }
+                }
+            }
+            if needsRebuild {
+                return rebuild() ? (changed ? .changed : .nothing) : .failed
+            }
+            for directory in newDirectories {
+                guard watchTree(directory.target, directory.path, directory.relative, isStart: false) else { return .failed }
+            }
+            return changed ? .changed : .nothing
+        }
+
+        /// The path of a root-relative location inside target `index`.
+        private static func path(of index: Int, _ targets: [WatchTarget], _ relative: [Substring]) -> String {
+            let target = targets[index]
+            return ([target.directory] + relative.dropFirst(target.prefix.count).map(String.init)).joined(separator: "/")
+        }
+
+        /// How many directories are watched (for tests).
+        var watchCount: Int { roles.count }
+    }
+#endif

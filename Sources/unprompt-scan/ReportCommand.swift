@@ -1,0 +1,219 @@
+import Foundation
+import UnpromptKit
+
+/// `daily` and `monthly [--since D] [--until D] [--tz ZONE] [--tool ID]... [--no-scan] [--store PATH] [--json]`:
+/// usage per local day or month, with a per-tool and per-model breakdown.
+///
+/// They first run the same incremental scan as a plain `unprompt-scan` (only new bytes are read), unless
+/// `--no-scan` is given, then group the store's quarter-hour buckets in the time zone asked for. The zone is
+/// a grouping only: a view in another zone reads the same buckets and never rescans.
+///
+/// `--since`/`--until` are local dates `YYYY-MM-DD`, inclusive; `YYYY-MM` stands for the month's first day
+/// (`--since`) or last day (`--until`). `monthly` filters by the same dates, then groups by month.
+enum ReportCommand {
+    static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
+        let period: LocalCalendar.Period = arguments.words.first == "monthly" ? .month : .day
+        let command = period == .day ? "daily" : "monthly"
+        if arguments.words.count > 1 { throw UsageError("\(command) takes no argument '\(arguments.words[1])'") }
+        let zone = try ZoneOption.resolve(try arguments.single("--tz"), environment: environment)
+        let fromDay = try LocalDateOption.parse(try arguments.single("--since"), flag: "--since", period: period, end: false)
+        let throughDay = try LocalDateOption.parse(try arguments.single("--until"), flag: "--until", period: period, end: true)
+        if let fromDay, let throughDay, fromDay > throughDay {
+            throw UsageError("--since is after --until")
+        }
+        let tools = arguments.all("--tool")
+        for id in tools where !catalog.descriptors.contains(where: { $0.id == id }) {
+            throw UsageError("--tool: no reader named '\(id)'; `unprompt-scan readers list` shows them")
+        }
+        let path = try StoreLocation.path(arguments, environment)
+
+        var status = ExitCode.success
+        let store: UsageStore?
+        do {
+            if arguments.has("--no-scan") {
+                // Read-only, and an absent store is simply one with no usage yet.
+                store = FileManager.default.fileExists(atPath: path) ? try UsageStore(path: path, readOnly: true) : nil
+            } else {
+                let opened = try UsageStore(path: path)
+                status = try ScanStep.run(store: opened, catalog: catalog, environment: environment)
+                store = opened
+            }
+        } catch {
+            printError("unprompt-scan: store: \(error.message)")
+            return .store
+        }
+
+        var rows: [BucketRow] = []
+        if let store {
+            let bounds = LocalCalendar.quarterBounds(fromDay: fromDay, throughDay: throughDay)
+            do {
+                rows = try store.buckets(
+                    fromQuarter: bounds.lowerBound, toQuarter: bounds.upperBound, tool: tools.count == 1 ? tools[0] : nil)
+            } catch {
+                printError("unprompt-scan: store: \(error.message)")
+                return .store
+            }
+            if tools.count > 1 { rows = rows.filter { tools.contains($0.tool) } }
+        }
+        let periods = LocalCalendar(timeZone: zone.timeZone).group(rows, by: period, fromDay: fromDay, throughDay: throughDay)
+
+        if arguments.has("--json") {
+            print(json(periods, period: period, zone: zone).text)
+        } else {
+            print(text(periods, period: period, zone: zone, fromDay: fromDay, throughDay: throughDay, tools: tools))
+        }
+        return status
+    }
+
+    /// `{"daily":[{"date":…,"totals":…,"events":…,"byModel":…,"byTool":…}…],"timeZone":…}`, or `"monthly"`
+    /// with `"month"`.
+    static func json(_ periods: [PeriodUsage], period: LocalCalendar.Period, zone: ZoneOption) -> JSON {
+        let entries = periods.map { usage -> JSON in
+            period == .day
+                ? UsageView.json(usage, label: ("date", LocalCalendar.dateString(ofDay: usage.period)))
+                : UsageView.json(usage, label: ("month", LocalCalendar.monthString(ofMonth: usage.period)))
+        }
+        return .object([(period == .day ? "daily" : "monthly", .array(entries)), ("timeZone", .string(zone.name))])
+    }
+
+    static func text(
+        _ periods: [PeriodUsage], period: LocalCalendar.Period, zone: ZoneOption, fromDay: Int64?, throughDay: Int64?,
+        tools: [String]
+    ) -> String {
+        var scope = "time zone \(zone.name)"
+        if let fromDay { scope += ", from \(LocalCalendar.dateString(ofDay: fromDay))" }
+        if let throughDay { scope += ", through \(LocalCalendar.dateString(ofDay: throughDay))" }
+        if !tools.isEmpty { scope += ", tool " + tools.joined(separator: ", ") }
+        guard !periods.isEmpty else { return "no usage recorded (\(scope))" }
+        var lines = ["\(period == .day ? "daily" : "monthly") usage in tokens (\(scope))"]
+        var table = TextTable(header: UsageView.header(period == .day ? "date / tool / model" : "month / tool / model"))
+        var grand = UsageCell()
+        for usage in periods {
+            let label = period == .day
+                ? LocalCalendar.dateString(ofDay: usage.period) : LocalCalendar.monthString(ofMonth: usage.period)
+            UsageView.add(usage, label: label, to: &table)
+            grand += usage.total
+        }
+        table.add(UsageView.row("total", grand))
+        lines += table.render()
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// The incremental scan a view runs first: the same as a plain `unprompt-scan` (with its progress bar on a
+/// terminal), with its report kept off standard output (which holds the view). Sources that could not be read are named on standard error and
+/// make the exit status 1; the view still shows what the store holds.
+enum ScanStep {
+    static func run(store: UsageStore, catalog: ReaderCatalog, environment: [String: String]) throws(StoreError) -> ExitCode {
+        let report = try ScanCommand.scan(store, catalog: catalog, environment: environment)
+        guard ScanCommand.exitCode(report) != .success else { return .success }
+        printError(
+            "unprompt-scan: \(CountsFormat.grouped(report.failed)) sources and \(CountsFormat.grouped(report.unlistedDirectories)) directories could not be read; nothing of them was counted (a plain `unprompt-scan` shows details)")
+        for p in report.problems {
+            printError("  " + (p.source == 0 ? "" : "read \(p.source), line \(p.line): ") + p.reason)
+        }
+        return .sourcesUnreadable
+    }
+}
+
+/// `--tz ZONE`: an IANA zone name (`Asia/Kolkata`, `America/New_York`) or `UTC`. Without it, the `TZ`
+/// environment variable (also as `:Zone` or a path into a zoneinfo directory), else the system zone.
+struct ZoneOption {
+    let timeZone: TimeZone
+    /// The zone's name as printed: an IANA name or `UTC`, never a path.
+    let name: String
+
+    static func resolve(_ flag: String?, environment: [String: String]) throws(UsageError) -> ZoneOption {
+        if let flag {
+            if flag.uppercased() == "UTC" { return ZoneOption(timeZone: TimeZone(identifier: "UTC")!, name: "UTC") }
+            guard !flag.isEmpty, let zone = TimeZone(identifier: flag) else {
+                throw UsageError("--tz: unknown time zone '\(flag)'; give an IANA name such as Asia/Kolkata, or UTC")
+            }
+            return ZoneOption(timeZone: zone, name: zone.identifier)
+        }
+        if var tz = environment["TZ"], !tz.isEmpty {
+            if tz.hasPrefix(":") { tz.removeFirst() }
+            if let range = tz.range(of: "zoneinfo/", options: .backwards) { tz = String(tz[range.upperBound...]) }
+            if tz.uppercased() == "UTC" { return ZoneOption(timeZone: TimeZone(identifier: "UTC")!, name: "UTC") }
+            if !tz.hasPrefix("/"), let zone = TimeZone(identifier: tz) {
+                return ZoneOption(timeZone: zone, name: zone.identifier)
+            }
+        }
+        let current = TimeZone.current
+        return ZoneOption(timeZone: current, name: current.identifier)
+    }
+}
+
+/// `--since`/`--until` as a local day number.
+enum LocalDateOption {
+    static func parse(_ text: String?, flag: String, period: LocalCalendar.Period, end: Bool) throws(UsageError) -> Int64? {
+        guard let text else { return nil }
+        let expected = period == .day
+            ? "a local date YYYY-MM-DD (or a month YYYY-MM)" : "a month YYYY-MM (or a local date YYYY-MM-DD)"
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3, parts[0].count == 4, parts[1].count == 2,
+            parts.count == 2 || parts[2].count == 2,
+            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            let year = Int64(parts[0]), let month = Int64(parts[1])
+        else { throw UsageError("\(flag): expected \(expected), got '\(text)'") }
+        if parts.count == 3 {
+            guard let day = Int64(parts[2]), let number = LocalCalendar.day(year: year, month: month, day: day) else {
+                throw UsageError("\(flag): '\(text)' is not a date")
+            }
+            return number
+        }
+        guard (1...12).contains(month) else { throw UsageError("\(flag): '\(text)' is not a month") }
+        let first = LocalCalendar.day(year: year, month: month, day: 1)!
+        return end ? first + LocalCalendar.daysIn(year: year, month: month) - 1 : first
+    }
+}
+
+/// How one period (or today) is shown: the same rows and keys in every view.
+enum UsageView {
+    static func header(_ first: String) -> [String] {
+        [first, "input", "output", "cache read", "cache write 5m", "cache write 1h", "reasoning", "total", "events"]
+    }
+
+    static func row(_ label: String, _ cell: UsageCell) -> [String] {
+        [label] + CountsFormat.columns(cell.counts) + [CountsFormat.grouped(Int(cell.counts.total)), CountsFormat.grouped(Int(cell.events))]
+    }
+
+    /// The period's line, then one line per tool and, under it, one per model.
+    static func add(_ usage: PeriodUsage, label: String, to table: inout TextTable, indent: String = "  ") {
+        table.add(row(label, usage.total))
+        addBreakdown(usage, to: &table, indent: indent)
+    }
+
+    static func addBreakdown(_ usage: PeriodUsage, to table: inout TextTable, indent: String) {
+        for tool in usage.byTool.keys.sorted() {
+            table.add(row(indent + tool, usage.total(ofTool: tool)))
+            for (model, cell) in usage.byTool[tool]!.sorted(by: { $0.key < $1.key }) {
+                table.add(row(indent + "  " + model, cell))
+            }
+        }
+    }
+
+    /// `{label, "totals", "events", "byModel": {model: counts}, "byTool": {tool: {"totals", "events",
+    /// "byModel"}}}`: counts objects have exactly the dry run's six keys.
+    static func json(_ usage: PeriodUsage, label: (String, String)?) -> JSON {
+        var entries: [(String, JSON)] = []
+        if let label { entries.append((label.0, .string(label.1))) }
+        entries += [
+            ("totals", CountsFormat.json(usage.total.counts)),
+            ("events", .integer(usage.total.events)),
+            ("byModel", byModel(usage.byModel)),
+            ("byTool", .object(usage.byTool.keys.sorted().map { tool in
+                let total = usage.total(ofTool: tool)
+                return (tool, .object([
+                    ("totals", CountsFormat.json(total.counts)), ("events", .integer(total.events)),
+                    ("byModel", byModel(usage.byTool[tool]!)),
+                ]))
+            })),
+        ]
+        return .object(entries)
+    }
+
+    private static func byModel(_ cells: [String: UsageCell]) -> JSON {
+        .object(cells.sorted { $0.key < $1.key }.map { ($0.key, CountsFormat.json($0.value.counts)) })
+    }
+}

@@ -40,7 +40,7 @@ enum DryRunCommand {
             ("skipped", .object(report.skipped.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
             ("totals", CountsFormat.json(report.totals.total)),
             ("byModel", .object(report.totals.byModel.sorted { $0.key < $1.key }.map { ($0.key, CountsFormat.json($0.value)) })),
-            ("byDay", .object(report.totals.byDay.sorted { $0.key < $1.key }.map { (CountsFormat.date($0.key), CountsFormat.json($0.value)) })),
+            ("byDay", .object(report.totals.byDay.sorted { $0.key < $1.key }.map { (CivilDate.dateString(ofDay: $0.key), CountsFormat.json($0.value)) })),
             ("limits", .array(report.latestLimits.map(LimitFormat.json))),
             ("limitSamples", .int(report.limitSamples)),
             ("problems", .array(report.problems.map { problem in
@@ -72,7 +72,7 @@ enum DryRunCommand {
             }
             table.add(["by UTC day"])
             for (day, counts) in report.totals.byDay.sorted(by: { $0.key < $1.key }) {
-                table.add(["  " + CountsFormat.date(day)] + CountsFormat.columns(counts))
+                table.add(["  " + CivilDate.dateString(ofDay: day)] + CountsFormat.columns(counts))
             }
         }
         lines += table.render().map { "  " + $0 }

@@ -26,27 +26,13 @@ enum CountsFormat {
         return (value < 0 ? "-" : "") + output
     }
 
-    /// `YYYY-MM-DD` of a day number (days since 1970-01-01).
-    static func date(_ day: Int64) -> String {
-        let z = day + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        return String(format: "%04lld-%02lld-%02lld", y, m, d)
-    }
-
     /// `YYYY-MM-DDTHH:MM:SS.mmmZ` of milliseconds since 1970.
     static func instant(_ milliseconds: Int64) -> String {
-        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        let seconds = CivilDate.floorDivide(milliseconds, 1000)
         let millis = milliseconds - seconds * 1000
-        let day = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let day = CivilDate.floorDivide(seconds, 86_400)
         let inDay = seconds - day * 86_400
-        return date(day)
+        return CivilDate.dateString(ofDay: day)
             + String(format: "T%02lld:%02lld:%02lld.%03lldZ", inDay / 3600, inDay % 3600 / 60, inDay % 60, millis)
     }
 }

@@ -70,8 +70,8 @@ enum ReportCommand {
     static func json(_ periods: [PeriodUsage], period: LocalCalendar.Period, zone: ZoneOption) -> JSON {
         let entries = periods.map { usage -> JSON in
             period == .day
-                ? UsageView.json(usage, label: ("date", LocalCalendar.dateString(ofDay: usage.period)))
-                : UsageView.json(usage, label: ("month", LocalCalendar.monthString(ofMonth: usage.period)))
+                ? UsageView.json(usage, label: ("date", CivilDate.dateString(ofDay: usage.period)))
+                : UsageView.json(usage, label: ("month", CivilDate.monthString(ofMonth: usage.period)))
         }
         return .object([(period == .day ? "daily" : "monthly", .array(entries)), ("timeZone", .string(zone.name))])
     }
@@ -81,8 +81,8 @@ enum ReportCommand {
         tools: [String]
     ) -> String {
         var scope = "time zone \(zone.name)"
-        if let fromDay { scope += ", from \(LocalCalendar.dateString(ofDay: fromDay))" }
-        if let throughDay { scope += ", through \(LocalCalendar.dateString(ofDay: throughDay))" }
+        if let fromDay { scope += ", from \(CivilDate.dateString(ofDay: fromDay))" }
+        if let throughDay { scope += ", through \(CivilDate.dateString(ofDay: throughDay))" }
         if !tools.isEmpty { scope += ", tool " + tools.joined(separator: ", ") }
         guard !periods.isEmpty else { return "no usage recorded (\(scope))" }
         var lines = ["\(period == .day ? "daily" : "monthly") usage in tokens (\(scope))"]
@@ -90,7 +90,7 @@ enum ReportCommand {
         var grand = UsageCell()
         for usage in periods {
             let label = period == .day
-                ? LocalCalendar.dateString(ofDay: usage.period) : LocalCalendar.monthString(ofMonth: usage.period)
+                ? CivilDate.dateString(ofDay: usage.period) : CivilDate.monthString(ofMonth: usage.period)
             UsageView.add(usage, label: label, to: &table)
             grand += usage.total
         }
@@ -157,14 +157,14 @@ enum LocalDateOption {
             let year = Int64(parts[0]), let month = Int64(parts[1])
         else { throw UsageError("\(flag): expected \(expected), got '\(text)'") }
         if parts.count == 3 {
-            guard let day = Int64(parts[2]), let number = LocalCalendar.day(year: year, month: month, day: day) else {
+            guard let day = Int64(parts[2]), let number = CivilDate.day(year: year, month: month, day: day) else {
                 throw UsageError("\(flag): '\(text)' is not a date")
             }
             return number
         }
         guard (1...12).contains(month) else { throw UsageError("\(flag): '\(text)' is not a month") }
-        let first = LocalCalendar.day(year: year, month: month, day: 1)!
-        return end ? first + LocalCalendar.daysIn(year: year, month: month) - 1 : first
+        let first = CivilDate.day(year: year, month: month, day: 1)!
+        return end ? first + CivilDate.daysIn(year: year, month: month) - 1 : first
     }
 }
 

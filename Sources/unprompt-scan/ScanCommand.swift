@@ -29,12 +29,17 @@ enum ScanCommand {
     }
 
     /// The incremental scan every command that shows usage runs first, with a progress bar on a TTY.
-    /// Times written without a zone (Aider's) are read in the system's zone, where the logs were written.
     static func scan(_ store: UsageStore, catalog: ReaderCatalog, environment: [String: String]) throws(StoreError) -> ScanReport {
-        let scanner = Scanner(
+        try scanner(store, environment: environment)
+            .scan(catalog.descriptors, progress: ProgressBar.forScan(environment: environment))
+    }
+
+    /// The one scanner configuration, for every command that scans. Times written without a zone
+    /// (Aider's) are read in the system's zone, where the logs were written.
+    static func scanner(_ store: UsageStore, environment: [String: String]) -> UnpromptKit.Scanner {
+        Scanner(
             store: store, discovery: SourceDiscovery(environment: environment, home: NSHomeDirectory()),
             timeZone: TimeZone.current)
-        return try scanner.scan(catalog.descriptors, progress: ProgressBar.forScan(environment: environment))
     }
 
     static func exitCode(_ report: ScanReport) -> ExitCode {

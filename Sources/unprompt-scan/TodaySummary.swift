@@ -27,12 +27,12 @@ enum TodaySummary {
     static func json(_ result: Result) -> JSON {
         guard case .object(let entries) = UsageView.json(result.usage, label: nil) else { return .null }
         return .object(
-            [("date", .string(LocalCalendar.dateString(ofDay: result.day))), ("timeZone", .string(result.zone.name))]
+            [("date", .string(CivilDate.dateString(ofDay: result.day))), ("timeZone", .string(result.zone.name))]
                 + entries)
     }
 
     static func text(_ result: Result) -> String {
-        let heading = "today, \(LocalCalendar.dateString(ofDay: result.day)) (\(result.zone.name)):"
+        let heading = "today, \(CivilDate.dateString(ofDay: result.day)) (\(result.zone.name)):"
         let total = result.usage.total
         guard !result.usage.isEmpty else { return heading + " no usage recorded" }
         var lines = [

@@ -32,10 +32,8 @@ enum WatchCommand {
             return .store
         }
         let home = NSHomeDirectory()
-        // The same scanner as `ScanCommand.scan` (zone-less times read in the system's zone), one
-        // descriptor at a time.
-        let scanner = Scanner(
-            store: store, discovery: SourceDiscovery(environment: environment, home: home), timeZone: TimeZone.current)
+        // The same scanner as every other command, run one descriptor at a time.
+        let scanner = ScanCommand.scanner(store, environment: environment)
         let watcher = ChangeWatcher(
             targets: WatchTarget.targets(for: catalog.descriptors, environment: environment, home: home))
         StopSignals.install(wakingUp: watcher.stopDescriptor)

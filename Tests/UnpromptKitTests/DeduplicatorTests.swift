@@ -162,12 +162,12 @@ final class UsageTotalsTests: XCTestCase {
     }
 
     func testDayOfNegativeTimesRoundsDown() {
-        XCTAssertEqual(UsageTotals.day(of: 0), 0)
-        XCTAssertEqual(UsageTotals.day(of: 86_399_999), 0)
-        XCTAssertEqual(UsageTotals.day(of: 86_400_000), 1)
-        XCTAssertEqual(UsageTotals.day(of: -1), -1)
-        XCTAssertEqual(UsageTotals.day(of: -86_400_000), -1)
-        XCTAssertEqual(UsageTotals.day(of: -86_400_001), -2)
-        XCTAssertEqual(UsageTotals.day(of: 1_704_164_645_000), 19_724)
+        XCTAssertEqual(CivilDate.day(ofMilliseconds: 0), 0)
+        XCTAssertEqual(CivilDate.day(ofMilliseconds: 86_399_999), 0)
+        XCTAssertEqual(CivilDate.day(ofMilliseconds: 86_400_000), 1)
+        XCTAssertEqual(CivilDate.day(ofMilliseconds: -1), -1)
+        XCTAssertEqual(CivilDate.day(ofMilliseconds: -86_400_000), -1)
+        XCTAssertEqual(CivilDate.day(ofMilliseconds: -86_400_001), -2)
+        XCTAssertEqual(CivilDate.day(ofMilliseconds: 1_704_164_645_000), 19_724)
     }
 }

@@ -8,10 +8,10 @@ final class LocalCalendarTests: XCTestCase {
 
     /// The quarter that starts at this UTC time.
     func q(_ year: Int64, _ month: Int64, _ day: Int64, _ hour: Int64, _ minute: Int64) -> Int64 {
-        LocalCalendar.day(year: year, month: month, day: day)! * 96 + hour * 4 + minute / 15
+        CivilDate.day(year: year, month: month, day: day)! * 96 + hour * 4 + minute / 15
     }
 
-    func date(_ year: Int64, _ month: Int64, _ day: Int64) -> Int64 { LocalCalendar.day(year: year, month: month, day: day)! }
+    func date(_ year: Int64, _ month: Int64, _ day: Int64) -> Int64 { CivilDate.day(year: year, month: month, day: day)! }
 
     /// How many quarters of `[from, to)` each local day gets.
     func quartersPerDay(_ calendar: LocalCalendar, _ range: Range<Int64>) -> [Int64: Int] {
@@ -27,34 +27,34 @@ final class LocalCalendarTests: XCTestCase {
     // MARK: civil dates
 
     func testCivilDatesRoundTrip() {
-        XCTAssertEqual(LocalCalendar.day(year: 1970, month: 1, day: 1), 0)
-        XCTAssertEqual(LocalCalendar.day(year: 2026, month: 1, day: 5), 20_458)
-        XCTAssertEqual(LocalCalendar.day(year: 1969, month: 12, day: 31), -1)
-        XCTAssertEqual(LocalCalendar.dateString(ofDay: 20_458), "2026-01-05")
-        XCTAssertEqual(LocalCalendar.dateString(ofDay: -1), "1969-12-31")
+        XCTAssertEqual(CivilDate.day(year: 1970, month: 1, day: 1), 0)
+        XCTAssertEqual(CivilDate.day(year: 2026, month: 1, day: 5), 20_458)
+        XCTAssertEqual(CivilDate.day(year: 1969, month: 12, day: 31), -1)
+        XCTAssertEqual(CivilDate.dateString(ofDay: 20_458), "2026-01-05")
+        XCTAssertEqual(CivilDate.dateString(ofDay: -1), "1969-12-31")
         for day in Int64(-800)...Int64(30_000) {
-            let civil = LocalCalendar.civil(ofDay: day)
-            XCTAssertEqual(LocalCalendar.day(year: civil.year, month: civil.month, day: civil.day), day)
+            let civil = CivilDate.civil(ofDay: day)
+            XCTAssertEqual(CivilDate.day(year: civil.year, month: civil.month, day: civil.day), day)
         }
-        XCTAssertNil(LocalCalendar.day(year: 2023, month: 2, day: 29))
-        XCTAssertEqual(LocalCalendar.dateString(ofDay: date(2024, 2, 29)), "2024-02-29")
-        XCTAssertNil(LocalCalendar.day(year: 2100, month: 2, day: 29))
-        XCTAssertNotNil(LocalCalendar.day(year: 2000, month: 2, day: 29))
-        XCTAssertNil(LocalCalendar.day(year: 2026, month: 4, day: 31))
-        XCTAssertNil(LocalCalendar.day(year: 2026, month: 13, day: 1))
-        XCTAssertNil(LocalCalendar.day(year: 2026, month: 0, day: 1))
-        XCTAssertNil(LocalCalendar.day(year: 2026, month: 1, day: 0))
+        XCTAssertNil(CivilDate.day(year: 2023, month: 2, day: 29))
+        XCTAssertEqual(CivilDate.dateString(ofDay: date(2024, 2, 29)), "2024-02-29")
+        XCTAssertNil(CivilDate.day(year: 2100, month: 2, day: 29))
+        XCTAssertNotNil(CivilDate.day(year: 2000, month: 2, day: 29))
+        XCTAssertNil(CivilDate.day(year: 2026, month: 4, day: 31))
+        XCTAssertNil(CivilDate.day(year: 2026, month: 13, day: 1))
+        XCTAssertNil(CivilDate.day(year: 2026, month: 0, day: 1))
+        XCTAssertNil(CivilDate.day(year: 2026, month: 1, day: 0))
     }
 
     func testMonthNumbers() {
-        let january = LocalCalendar.month(ofDay: date(2026, 1, 31))
+        let january = CivilDate.month(ofDay: date(2026, 1, 31))
         XCTAssertEqual(january, 2026 * 12)
-        XCTAssertEqual(LocalCalendar.monthString(ofMonth: january), "2026-01")
-        XCTAssertEqual(LocalCalendar.monthString(ofMonth: january - 1), "2025-12")
-        XCTAssertEqual(LocalCalendar.firstDay(ofMonth: january + 1), date(2026, 2, 1))
-        XCTAssertEqual(LocalCalendar.lastDay(ofMonth: january + 1), date(2026, 2, 28))
-        XCTAssertEqual(LocalCalendar.lastDay(ofMonth: 2024 * 12 + 1), date(2024, 2, 29))
-        XCTAssertEqual(LocalCalendar.lastDay(ofMonth: 2025 * 12 + 11), date(2025, 12, 31))
+        XCTAssertEqual(CivilDate.monthString(ofMonth: january), "2026-01")
+        XCTAssertEqual(CivilDate.monthString(ofMonth: january - 1), "2025-12")
+        XCTAssertEqual(CivilDate.firstDay(ofMonth: january + 1), date(2026, 2, 1))
+        XCTAssertEqual(CivilDate.lastDay(ofMonth: january + 1), date(2026, 2, 28))
+        XCTAssertEqual(CivilDate.lastDay(ofMonth: 2024 * 12 + 1), date(2024, 2, 29))
+        XCTAssertEqual(CivilDate.lastDay(ofMonth: 2025 * 12 + 11), date(2025, 12, 31))
     }
 
     // MARK: quarter → local day
@@ -148,7 +148,7 @@ final class LocalCalendarTests: XCTestCase {
             var mismatches = 0
             for quarter in q(2024, 1, 1, 0, 0)..<q(2025, 1, 1, 0, 0) {
                 let last = quarter * 900 + 899
-                let lastDay = LocalCalendar.floorDivide(
+                let lastDay = CivilDate.floorDivide(
                     last + Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(last)))), 86_400)
                 if lastDay != calendar.day(ofQuarter: quarter) { mismatches += 1 }
                 XCTAssertEqual(calendar.offsetSeconds(atQuarter: quarter) % 900, 0, "\(id) at quarter \(quarter)")

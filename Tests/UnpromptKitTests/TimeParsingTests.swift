@@ -174,17 +174,17 @@ final class TimeParsingTests: XCTestCase {
     // MARK: Calendar arithmetic
 
     func testDaysFromCivil() {
-        XCTAssertEqual(TimeParsing.daysFromCivil(1970, 1, 1), 0)
-        XCTAssertEqual(TimeParsing.daysFromCivil(1970, 1, 2), 1)
-        XCTAssertEqual(TimeParsing.daysFromCivil(1969, 12, 31), -1)
-        XCTAssertEqual(TimeParsing.daysFromCivil(2000, 1, 1), 10_957)
-        XCTAssertEqual(TimeParsing.daysFromCivil(2000, 2, 29), 11_016)
-        XCTAssertEqual(TimeParsing.daysFromCivil(2000, 3, 1), 11_017)
-        XCTAssertEqual(TimeParsing.daysFromCivil(2024, 1, 1), 19_723)
-        XCTAssertEqual(TimeParsing.daysFromCivil(2024, 2, 29), 19_782)
-        XCTAssertEqual(TimeParsing.daysFromCivil(2024, 3, 1), 19_783)
-        XCTAssertEqual(TimeParsing.daysFromCivil(1900, 3, 1), -25_508, "1900 is not a leap year")
-        XCTAssertEqual(TimeParsing.daysFromCivil(1600, 1, 1), -135_140)
+        XCTAssertEqual(CivilDate.day(year: 1970, month: 1, day: 1), 0)
+        XCTAssertEqual(CivilDate.day(year: 1970, month: 1, day: 2), 1)
+        XCTAssertEqual(CivilDate.day(year: 1969, month: 12, day: 31), -1)
+        XCTAssertEqual(CivilDate.day(year: 2000, month: 1, day: 1), 10_957)
+        XCTAssertEqual(CivilDate.day(year: 2000, month: 2, day: 29), 11_016)
+        XCTAssertEqual(CivilDate.day(year: 2000, month: 3, day: 1), 11_017)
+        XCTAssertEqual(CivilDate.day(year: 2024, month: 1, day: 1), 19_723)
+        XCTAssertEqual(CivilDate.day(year: 2024, month: 2, day: 29), 19_782)
+        XCTAssertEqual(CivilDate.day(year: 2024, month: 3, day: 1), 19_783)
+        XCTAssertEqual(CivilDate.day(year: 1900, month: 3, day: 1), -25_508, "1900 is not a leap year")
+        XCTAssertEqual(CivilDate.day(year: 1600, month: 1, day: 1), -135_140)
     }
 
     func testDaysFromCivilAgreesWithFoundation() {
@@ -197,7 +197,7 @@ final class TimeParsingTests: XCTestCase {
             let day = 1 + Int(rng.next() % 28)
             let date = calendar.date(from: DateComponents(year: year, month: month, day: day))!
             XCTAssertEqual(
-                TimeParsing.daysFromCivil(Int64(year), Int64(month), Int64(day)),
+                CivilDate.day(year: Int64(year), month: Int64(month), day: Int64(day)),
                 Int64(date.timeIntervalSince1970 / 86_400), "\(year)-\(month)-\(day)")
         }
     }

@@ -34,18 +34,18 @@ public struct LocalCalendar: Sendable {
 
     /// The local day of a bucket: the local date of its first instant.
     public func day(ofQuarter quarter: Int64) -> Int64 {
-        Self.floorDivide(quarter * Self.quarterSeconds + offsetSeconds(atQuarter: quarter), 86_400)
+        CivilDate.floorDivide(quarter * Self.quarterSeconds + offsetSeconds(atQuarter: quarter), 86_400)
     }
 
     /// The local day of an instant in milliseconds since 1970 (for "today").
     public func day(ofMilliseconds milliseconds: Int64) -> Int64 {
-        let seconds = Self.floorDivide(milliseconds, 1000)
+        let seconds = CivilDate.floorDivide(milliseconds, 1000)
         let offset = Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
-        return Self.floorDivide(seconds + offset, 86_400)
+        return CivilDate.floorDivide(seconds + offset, 86_400)
     }
 
     /// The local month of a bucket.
-    public func month(ofQuarter quarter: Int64) -> Int64 { Self.month(ofDay: day(ofQuarter: quarter)) }
+    public func month(ofQuarter quarter: Int64) -> Int64 { CivilDate.month(ofDay: day(ofQuarter: quarter)) }
 
     /// A range of quarters that holds every bucket whose local day is within `from...through` (either end
     /// open when nil), in any zone: the days widened by two days each side, wider than any UTC offset.
@@ -79,81 +79,13 @@ public struct LocalCalendar: Sendable {
             }
             if let fromDay, lastDay < fromDay { continue }
             if let throughDay, lastDay > throughDay { continue }
-            let key = period == .day ? lastDay : Self.month(ofDay: lastDay)
+            let key = period == .day ? lastDay : CivilDate.month(ofDay: lastDay)
             periods[key, default: PeriodUsage(period: key)].add(row)
         }
         return periods.values.map { $0.withoutEmptyCells() }.filter { !$0.isEmpty }.sorted { $0.period < $1.period }
     }
 
     // MARK: Civil dates
-
-    static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
-        let quotient = a / b
-        return (a % b != 0 && (a < 0) != (b < 0)) ? quotient - 1 : quotient
-    }
-
-    /// The year, month and day of a day number.
-    public static func civil(ofDay day: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = day + 719_468
-        let era = floorDivide(z, 146_097)
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-    }
-
-    /// The day number of a date, or nil when the date does not exist (`2023-02-29`, month 13).
-    public static func day(year: Int64, month: Int64, day: Int64) -> Int64? {
-        guard (1...12).contains(month), day >= 1, day <= daysIn(year: year, month: month) else { return nil }
-        let y = month <= 2 ? year - 1 : year
-        let era = floorDivide(y, 400)
-        let yoe = y - era * 400
-        let mp = month > 2 ? month - 3 : month + 9
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    public static func daysIn(year: Int64, month: Int64) -> Int64 {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    public static func month(ofDay day: Int64) -> Int64 {
-        let date = civil(ofDay: day)
-        return date.year * 12 + date.month - 1
-    }
-
-    /// The first day of a month number.
-    public static func firstDay(ofMonth month: Int64) -> Int64 {
-        Self.day(year: floorDivide(month, 12), month: month - floorDivide(month, 12) * 12 + 1, day: 1)!
-    }
-
-    /// The last day of a month number.
-    public static func lastDay(ofMonth month: Int64) -> Int64 { firstDay(ofMonth: month + 1) - 1 }
-
-    /// `YYYY-MM-DD`.
-    public static func dateString(ofDay day: Int64) -> String {
-        let date = civil(ofDay: day)
-        return pad(date.year, 4) + "-" + pad(date.month, 2) + "-" + pad(date.day, 2)
-    }
-
-    /// `YYYY-MM`.
-    public static func monthString(ofMonth month: Int64) -> String {
-        let year = floorDivide(month, 12)
-        return pad(year, 4) + "-" + pad(month - year * 12 + 1, 2)
-    }
-
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value.magnitude)
-        return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
 }
 
 /// Counts and events of one cell of a view.

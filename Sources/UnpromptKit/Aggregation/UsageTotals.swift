@@ -11,21 +11,16 @@ public struct UsageTotals: Sendable, Equatable {
     public mutating func add(_ event: TokenEvent) {
         total += event.counts
         byModel[event.model, default: .zero] += event.counts
-        byDay[UsageTotals.day(of: event.time), default: .zero] += event.counts
+        byDay[CivilDate.day(ofMilliseconds: event.time), default: .zero] += event.counts
         events += 1
     }
 
     public mutating func remove(_ event: TokenEvent) {
         total -= event.counts
         byModel[event.model, default: .zero] -= event.counts
-        byDay[UsageTotals.day(of: event.time), default: .zero] -= event.counts
+        byDay[CivilDate.day(ofMilliseconds: event.time), default: .zero] -= event.counts
         if byModel[event.model] == .zero { byModel[event.model] = nil }
-        if byDay[UsageTotals.day(of: event.time)] == .zero { byDay[UsageTotals.day(of: event.time)] = nil }
+        if byDay[CivilDate.day(ofMilliseconds: event.time)] == .zero { byDay[CivilDate.day(ofMilliseconds: event.time)] = nil }
         events -= 1
-    }
-
-    static func day(of milliseconds: Int64) -> Int64 {
-        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
-        return seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
     }
 }

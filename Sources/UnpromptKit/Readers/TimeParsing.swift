@@ -67,8 +67,10 @@ enum TimeParsing {
         } else {
             return nil  // a time without a zone is not an instant; descriptors say `as: local` for those
         }
-        guard i == b.count, isValidDate(year, month, day), hour < 24, minute < 60, second < 61 else { return nil }
-        let seconds = daysFromCivil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        guard i == b.count, let date = CivilDate.day(year: year, month: month, day: day), hour < 24, minute < 60,
+            second < 61
+        else { return nil }
+        let seconds = date * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return seconds * 1000 + millis
     }
 
@@ -82,7 +84,7 @@ enum TimeParsing {
         guard b.count == 19, b[4] == 45, b[7] == 45, b[10] == 32 || b[10] == 84, b[13] == 58, b[16] == 58,
             let year = digits(b, 0, 4), let month = digits(b, 5, 2), let day = digits(b, 8, 2),
             let hour = digits(b, 11, 2), let minute = digits(b, 14, 2), let second = digits(b, 17, 2),
-            isValidDate(year, month, day), hour < 24, minute < 60, second < 61
+            CivilDate.day(year: year, month: month, day: day) != nil, hour < 24, minute < 60, second < 61
         else { return nil }
         return WallClock(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
@@ -92,7 +94,8 @@ enum TimeParsing {
     /// - a time that never happens (clocks spring forward) is read with the offset in force before the
     ///   change, i.e. moved forward by the gap, as a clock that was not changed would show it.
     static func fromWallClock(_ wall: WallClock, in zone: TimeZone) -> Int64 {
-        let naive = daysFromCivil(wall.year, wall.month, wall.day) * 86_400 + wall.hour * 3600 + wall.minute * 60
+        // `wallClock` only makes existing dates.
+        let naive = CivilDate.day(year: wall.year, month: wall.month, day: wall.day)! * 86_400 + wall.hour * 3600 + wall.minute * 60
             + wall.second
         func offset(at seconds: Int64) -> Int64 {
             Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
@@ -119,22 +122,4 @@ enum TimeParsing {
         return value
     }
 
-    /// Whether the date exists: 2024-02-29 does, 2023-02-29 and 2024-04-31 do not.
-    static func isValidDate(_ year: Int64, _ month: Int64, _ day: Int64) -> Bool {
-        guard (1...12).contains(month), day >= 1 else { return false }
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let lengths: [Int64] = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        return day <= lengths[Int(month) - 1]
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func daysFromCivil(_ year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
 }

@@ -50,7 +50,7 @@ enum ScanCommand {
         .object([
             ("sources", .int(report.sources)), ("unchanged", .int(report.unchanged)), ("read", .int(report.read)),
             ("reread", .int(report.reread)), ("failed", .int(report.failed)), ("bytesRead", .integer(report.bytesRead)),
-            ("events", .int(report.counted)),
+            ("events", .int(report.counted)), ("milliseconds", .number((report.elapsedMilliseconds * 10).rounded() / 10)),
             ("skipped", .object(report.skipped.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
             ("problems", .array(report.problems.map { p in
                 .object([("source", .int(p.source)), ("line", .int(p.line)), ("reason", .string(p.reason))])
@@ -60,7 +60,7 @@ enum ScanCommand {
 
     static func text(_ report: ScanReport) -> String {
         var lines = [
-            "scanned \(CountsFormat.grouped(report.sources)) sources: \(CountsFormat.grouped(report.read)) read (\(CountsFormat.grouped(report.reread)) from the start), \(CountsFormat.grouped(report.unchanged)) unchanged, \(CountsFormat.grouped(report.failed)) unreadable; \(CountsFormat.grouped(report.counted)) new events"
+            "scanned \(CountsFormat.grouped(report.sources)) sources: \(CountsFormat.grouped(report.read)) read (\(CountsFormat.grouped(report.reread)) from the start), \(CountsFormat.grouped(report.unchanged)) unchanged, \(CountsFormat.grouped(report.failed)) unreadable; \(CountsFormat.grouped(report.counted)) new events, in \(String(format: "%.0f", report.elapsedMilliseconds)) ms"
         ]
         for p in report.problems {
             lines.append("  " + (p.source == 0 ? "" : "read \(p.source), line \(p.line): ") + p.reason)

@@ -85,6 +85,15 @@ struct CommandLineTests {
         #expect(missingValue.stderr.contains("--root needs a value"))
     }
 
+    @Test func aDamagedStoreExitsFourAndIsLeftAsItIs() throws {
+        let path = try temporaryFile(String(repeating: "not a database ", count: 500), name: "usage.sqlite")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let output = try Binary.run(["--store", path])
+        #expect(output.status == 4)
+        #expect(output.stderr.contains("damaged or is not an Unprompt store"), "\(output.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
     @Test func readersListNamesEveryDescriptor() throws {
         let output = try Binary.run(["readers", "list", "--json"])
         #expect(output.status == 0)

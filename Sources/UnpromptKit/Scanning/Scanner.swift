@@ -11,6 +11,8 @@ public struct ScanReport: Sendable {
     public var failed = 0
     public var unlistedDirectories = 0
     public var bytesRead: Int64 = 0
+    /// Wall time of the scan itself (discovery, reading and committing), without the process around it.
+    public var elapsedMilliseconds = 0.0
     public var counted = 0
     public var duplicates = 0
     public var skipped: [String: Int] = [:]
@@ -54,6 +56,7 @@ public struct Scanner {
     public func scan(_ descriptors: [Descriptor], progress: ((ScanProgress) -> Void)? = nil) throws(StoreError)
         -> ScanReport
     {
+        let started = DispatchTime.now().uptimeNanoseconds
         let lock = try ScanLock(storePath: store.path)
         defer { lock.release() }
         var report = ScanReport()
@@ -101,7 +104,9 @@ public struct Scanner {
             }
         }
         group.wait()
-        return try merger.finish()
+        var finished = try merger.finish()
+        finished.elapsedMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1_000_000
+        return finished
     }
 
     private func note(_ report: inout ScanReport, _ source: Int, _ line: Int, _ reason: String) {

@@ -1,0 +1,118 @@
+import Foundation
+import XCTest
+@testable import UnpromptKit
+
+/// The store's own contract: what it refuses, and what one commit does.
+final class UsageStoreTests: XCTestCase {
+    var dir = ""
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    func checkpoint(offset: Int64, tail: String = "t") throws -> Checkpoint {
+        try Checkpoint(
+            device: 1, inode: 2, size: offset, modifiedNanoseconds: 3, offset: offset, headLength: 0, headHash: "",
+            tailHash: tail, state: SourceState())
+    }
+
+    func event(_ input: Int64, id: UInt64, at time: Int64, keep: KeepRule = .largest) -> TokenEvent {
+        TokenEvent(
+            tool: "t", time: time, model: "m", counts: TokenCounts(input: input),
+            identity: Identity(high: id, low: id), keep: keep)
+    }
+
+    func testAStoreFromANewerVersionIsRefusedAndLeftAsItIs() throws {
+        let path = dir + "/u.sqlite"
+        _ = try UsageStore(path: path)
+        try Database(path: path, options: [.readWrite]).execute("PRAGMA user_version = 99")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try UsageStore(path: path)) { error in
+            XCTAssertTrue("\(error)".contains("written by a newer version (schema 99)"), "\(error)")
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+    }
+
+    func testAFileThatIsNotAStoreIsReportedAndNeverRecreated() throws {
+        let path = dir + "/u.sqlite"
+        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try garbage.write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try UsageStore(path: path)) { error in
+            XCTAssertTrue("\(error)".contains("damaged or is not an Unprompt store"), "\(error)")
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), garbage)
+    }
+
+    func testReadOnlyOpenOfAMissingStoreCreatesNothing() {
+        XCTAssertThrowsError(try UsageStore(path: dir + "/none.sqlite", readOnly: true))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/none.sqlite"))
+    }
+
+    /// A read whose starting checkpoint has moved (another scan got there first) writes nothing.
+    func testACommitFromAStaleCheckpointWritesNothing() throws {
+        let store = try UsageStore(path: dir + "/u.sqlite")
+        let first = try store.commit(
+            sourceKey: "s", expected: nil, events: [event(5, id: 1, at: 0)], limits: [], checkpoint: try checkpoint(offset: 10))
+        XCTAssertEqual(first, CommitOutcome(counted: 1, duplicates: 0, applied: true))
+        let stale = try store.commit(
+            sourceKey: "s", expected: nil, events: [event(7, id: 2, at: 0)], limits: [], checkpoint: try checkpoint(offset: 20))
+        XCTAssertEqual(stale.applied, false)
+        XCTAssertEqual(try store.checkpoint(for: "s")?.offset, 10)
+        XCTAssertEqual(try store.buckets(fromQuarter: 0, toQuarter: 1).map(\.counts.input), [5])
+    }
+
+    /// A larger copy read later, in another file and another quarter-hour, moves the record: the old
+    /// quarter-hour's row goes, the new one holds the larger counts, and the total holds one copy.
+    func testALargerCopyReplacesTheRecordAcrossCommits() throws {
+        let store = try UsageStore(path: dir + "/u.sqlite")
+        let quarter = UsageStore.quarterMilliseconds
+        _ = try store.commit(
+            sourceKey: "a", expected: nil, events: [event(5, id: 1, at: 0)], limits: [], checkpoint: try checkpoint(offset: 1))
+        let outcome = try store.commit(
+            sourceKey: "b", expected: nil, events: [event(9, id: 1, at: 3 * quarter), event(4, id: 1, at: 4 * quarter)],
+            limits: [], checkpoint: try checkpoint(offset: 1))
+        XCTAssertEqual(outcome, CommitOutcome(counted: 0, duplicates: 2, applied: true))
+        let rows = try store.buckets(fromQuarter: 0, toQuarter: 10)
+        XCTAssertEqual(rows.map(\.quarter), [3])
+        XCTAssertEqual(rows.map(\.counts.input), [9])
+        XCTAssertEqual(rows.map(\.events), [1])
+    }
+
+    func testKeepFirstIdentitiesAreCountedOnceAcrossSources() throws {
+        let store = try UsageStore(path: dir + "/u.sqlite")
+        for key in ["a", "b", "c"] {
+            _ = try store.commit(
+                sourceKey: key, expected: nil, events: [event(5, id: 7, at: 0, keep: .first)], limits: [],
+                checkpoint: try checkpoint(offset: 1))
+        }
+        XCTAssertEqual(try store.buckets(fromQuarter: 0, toQuarter: 1).map(\.events), [1])
+    }
+
+    func testOnlyTheLatestLimitReadingOfEachWindowIsKeptPerRead() throws {
+        let store = try UsageStore(path: dir + "/u.sqlite")
+        func sample(_ window: String, _ time: Int64, _ used: Double) -> LimitSample {
+            LimitSample(tool: "codex", time: time, window: window, usedPercent: used, windowMinutes: 300, resetsAt: nil)
+        }
+        _ = try store.commit(
+            sourceKey: "a", expected: nil, events: [],
+            limits: [sample("primary", 5, 10), sample("primary", 9, 30), sample("secondary", 7, 2), sample("primary", 8, 20)],
+            checkpoint: try checkpoint(offset: 1))
+        XCTAssertEqual(try store.latestLimits(), [sample("primary", 9, 30), sample("secondary", 7, 2)])
+        let rows = try Database(path: dir + "/u.sqlite", options: [.readOnly]).prepare("SELECT count(*) FROM limit_samples").rows()
+        XCTAssertEqual(rows.first?.int(0), 2)
+    }
+
+    func testReopeningAnExistingStoreKeepsEverything() throws {
+        let path = dir + "/u.sqlite"
+        _ = try UsageStore(path: path).commit(
+            sourceKey: "a", expected: nil, events: [event(5, id: 1, at: 0)], limits: [], checkpoint: try checkpoint(offset: 3))
+        let again = try UsageStore(path: path)
+        XCTAssertEqual(try again.checkpoint(for: "a")?.offset, 3)
+        XCTAssertEqual(try UsageStore(path: path, readOnly: true).buckets(fromQuarter: 0, toQuarter: 1).count, 1)
+    }
+}

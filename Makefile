@@ -3,6 +3,9 @@
 
 SWIFT ?= swift
 BIN = .build/release/unprompt-scan
+# On Linux the Swift runtime and Foundation are linked into the binary: a third less start-up time (which
+# every scan, and every rescan with nothing new, pays) and ~5 MB less memory. macOS ships them with the OS.
+STATIC = $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib,)
 
 .PHONY: run test bench deps build
 
@@ -11,7 +14,7 @@ deps:
 	@bash scripts/install-deps.sh
 
 build: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release $(STATIC)
 
 ## Scans this machine's AI tool logs into the store (only what is new), then prints today's usage.
 run: build

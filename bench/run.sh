@@ -29,6 +29,10 @@ AIBURN="$PEER/bin/aiburn"
 REPORT="$REPO_ROOT/bench/report.py"
 RESULTS="$DATA/results"
 
+# The same build as `make run`: on Linux the Swift runtime is linked in (see the Makefile).
+STATIC=""
+[ "$(uname -s)" = Linux ] && STATIC="--static-swift-stdlib"
+
 RATIO_GOAL=0.6
 RSS_GOAL_MB=40
 
@@ -132,7 +136,7 @@ build_started=$SECONDS
 # Others may edit the checkout while we build; SwiftPM then stops with "was modified during the build".
 # Try again a few times in that case only.
 for attempt in 1 2 3 4; do
-    if swift build -c release --package-path "$REPO_ROOT" --scratch-path "$BENCH_BUILD" >"$RESULTS/build.log" 2>&1; then
+    if swift build -c release $STATIC --package-path "$REPO_ROOT" --scratch-path "$BENCH_BUILD" >"$RESULTS/build.log" 2>&1; then
         break
     fi
     if [ "$attempt" -lt 4 ] && grep -q 'modified during the build' "$RESULTS/build.log"; then
@@ -145,7 +149,7 @@ for attempt in 1 2 3 4; do
 done
 tail -n 1 "$RESULTS/build.log"
 echo "built in $((SECONDS - build_started)) s"
-BIN="$(swift build -c release --package-path "$REPO_ROOT" --scratch-path "$BENCH_BUILD" --show-bin-path)/unprompt-scan"
+BIN="$(swift build -c release $STATIC --package-path "$REPO_ROOT" --scratch-path "$BENCH_BUILD" --show-bin-path)/unprompt-scan"
 [ -x "$BIN" ] || die "no binary at $BIN"
 echo "binary: $BIN"
 

@@ -305,8 +305,8 @@ def main(argv):
         return summary(argv[2], argv[3], argv[4:])
     if cmd == "store-check" and len(argv) == 5:
         return store_check(argv[2], argv[3], argv[4])
-    if cmd == "store-row" and len(argv) == 7:
-        return store_row(*argv[2:7])
+    if cmd == "store-row" and len(argv) == 8:
+        return store_row(*argv[2:8])
     if cmd == "store-summary" and len(argv) >= 4:
         return store_summary(argv[2], argv[3:])
     print(__doc__, file=sys.stderr)

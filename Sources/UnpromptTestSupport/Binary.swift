@@ -19,19 +19,26 @@ public enum Binary {
         return products.appendingPathComponent("unprompt-scan").path
     }
 
-    /// Runs with `arguments`, an environment that names no real tool home, and no standard input.
-    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+    /// The binary, ready to start with `arguments`: an environment that names no real tool home (plus
+    /// `environment`), the checkout's readers, and no standard input.
+    public static func process(_ arguments: [String], environment: [String: String] = [:]) -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         var base = ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent-home", "UNPROMPT_READERS_DIR": Repository.readers]
         base.merge(environment) { $1 }
         process.environment = base
+        process.standardInput = FileHandle.nullDevice
+        return process
+    }
+
+    /// Runs to the end and returns what it printed.
+    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+        let process = process(arguments, environment: environment)
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
         try process.run()
         // Read both pipes before waiting, so a large output cannot block the child.
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
@@ -93,5 +100,28 @@ public indirect enum JSONTree: Equatable, CustomStringConvertible {
         case .number(let number): return number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
         case .null: return "null"
         }
+    }
+}
+
+/// The bench generators in `shared/bench/`: deterministic log trees with their expected totals.
+public enum Generator {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Runs `script` (e.g. `gen_claude_logs.py`) into a new temporary root and returns the root and its
+    /// `expected_totals.json`.
+    public static func run(_ script: String, _ arguments: [String]) throws -> (root: String, expected: JSONTree) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("unprompt-gen-\(UUID().uuidString)").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Repository.sharedBench + "/" + script, "--root", root] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure(description: "\(script) exited \(process.terminationStatus)")
+        }
+        return (root, try JSONTree(contentsOf: root + "/expected_totals.json"))
     }
 }

@@ -127,13 +127,7 @@ public final class BinaryRun: @unchecked Sendable {
     /// Starts `unprompt-scan` with the same clean environment as `Binary.run`. With `captureOutput` false,
     /// its output goes to /dev/null (a killed run's pipes need no draining).
     public init(_ arguments: [String], environment: [String: String] = [:], captureOutput: Bool = true) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: Binary.path)
-        process.arguments = arguments
-        var base = ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent-home", "UNPROMPT_READERS_DIR": Repository.readers]
-        base.merge(environment) { $1 }
-        process.environment = base
-        process.standardInput = FileHandle.nullDevice
+        process = Binary.process(arguments, environment: environment)
         if captureOutput {
             out = Pipe()
             err = Pipe()

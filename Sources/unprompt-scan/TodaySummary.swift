@@ -36,7 +36,7 @@ enum TodaySummary {
         let total = result.usage.total
         guard !result.usage.isEmpty else { return heading + " no usage recorded" }
         var lines = [
-            heading + " \(CountsFormat.grouped(Int(total.counts.total))) tokens in \(CountsFormat.grouped(Int(total.events))) events"
+            heading + " \(CountsFormat.grouped(Int(total.counts.total))) tokens in \(CountsFormat.grouped(Int(total.events))) event\(total.events == 1 ? "" : "s")"
         ]
         var table = TextTable(header: UsageView.header("tool / model"))
         UsageView.addBreakdown(result.usage, to: &table, indent: "")

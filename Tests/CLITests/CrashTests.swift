@@ -28,15 +28,8 @@ struct CrashTests {
     }
 
     func generate(_ script: String, _ arguments: [String], expected: (JSONTree) -> StoreTotals?) throws -> Corpus {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("unprompt-crash-gen-\(UUID().uuidString)").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Repository.sharedBench + "/" + script, "--root", root] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "\(script) failed")
-        let totals = try #require(expected(try JSONTree(contentsOf: root + "/expected_totals.json")), "no expected totals")
+        let (root, generated) = try Generator.run(script, arguments)
+        let totals = try #require(expected(generated), "no expected totals")
         let files = (FileManager.default.enumerator(atPath: root)!.allObjects as! [String]).filter { $0.hasSuffix(".jsonl") }.sorted()
         try #require(files.count > 5)
         return Corpus(generated: root, expected: totals, files: files)

@@ -22,10 +22,7 @@ struct FreshStoreTests {
     @Test func aStorePathWithoutADirectory() throws {
         let tree = try ScanTree()
         try tree.write(tree.project("-home-dev-p/s.jsonl"), ClaudeResponse.lines(1...3))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binary.path)
-        process.arguments = ["--store", "usage.sqlite", "--json"]
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent-home", "UNPROMPT_READERS_DIR": Repository.readers] .merging(tree.environment) { $1 }
+        let process = Binary.process(["--store", "usage.sqlite", "--json"], environment: tree.environment)
         process.currentDirectoryURL = URL(fileURLWithPath: tree.root)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -10,15 +10,7 @@ struct GeneratedCorpusTests {
     ]
 
     func generate(_ script: String, _ arguments: [String]) throws -> (root: String, expected: JSONTree) {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("unprompt-gen-\(UUID().uuidString)").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Repository.sharedBench + "/" + script, "--root", root] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(script) failed")
-        return (root, try JSONTree(contentsOf: root + "/expected_totals.json"))
+        try Generator.run(script, arguments)
     }
 
     func dryRun(_ reader: String, _ root: String) throws -> JSONTree {

@@ -395,7 +395,7 @@ struct ReportCommandTests {
         #expect(lines.first?.hasPrefix("scanned 1 sources: 0 read") == true, "\(text.stdout)")
         let utcDate = localDate("UTC")
         #expect(lines.count > 1 && lines[1].hasPrefix("today, \(utcDate) (UTC): "), "\(text.stdout)")
-        if lines.count > 1, lines[1] == "today, \(utcDate) (UTC): 105 tokens in 1 events" {
+        if lines.count > 1, lines[1] == "today, \(utcDate) (UTC): 105 tokens in 1 event" {
             #expect(lines.contains { $0.hasPrefix("    claude-sonnet-4-5 ") })
         } else {
             #expect(localDate("UTC") != utcDate, "today's line: \(text.stdout)")

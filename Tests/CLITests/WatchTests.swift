@@ -146,23 +146,18 @@ private final class RunningWatch: @unchecked Sendable {
         case signaled(Int32)
     }
 
-    private let process = Process()
+    private let process: Process
     private let lock = NSLock()
     private var output = Data()
     private var errors = Data()
     private let finished = DispatchGroup()
 
     init(_ arguments: [String], environment: [String: String]) throws {
-        process.executableURL = URL(fileURLWithPath: Binary.path)
-        process.arguments = arguments
-        var base = ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent-home", "UNPROMPT_READERS_DIR": Repository.readers]
-        base.merge(environment) { $1 }
-        process.environment = base
+        process = Binary.process(arguments, environment: environment)
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
         try process.run()
         collect(out.fileHandleForReading) { self.output.append($0) }
         collect(err.fileHandleForReading) { self.errors.append($0) }

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Where a source stopped being read, and how to recognise it next time: its (device, inode), size and
+/// modification time (a rescan with nothing new only compares these), a hash of its first bytes, and a
+/// hash of the bytes just before `offset` (together they catch truncation, replacement and copy-truncate).
+public struct Checkpoint: Sendable, Equatable {
+    public var device: UInt64
+    public var inode: UInt64
+    public var size: Int64
+    public var modifiedNanoseconds: Int64
+    /// The end of the last complete line read.
+    public var offset: Int64
+    public var headLength: Int64
+    public var headHash: String
+    public var tailHash: String
+    /// The reader's state at `offset`, as stored (decoded only when a read resumes from here).
+    public var stateData: Data
+
+    public init(
+        device: UInt64, inode: UInt64, size: Int64, modifiedNanoseconds: Int64, offset: Int64, headLength: Int64,
+        headHash: String, tailHash: String, state: SourceState
+    ) throws(StoreError) {
+        let data: Data
+        do {
+            data = try JSONEncoder().encode(state)
+        } catch {
+            throw StoreError(message: "cannot encode a reader state", busy: false)
+        }
+        self.init(
+            device: device, inode: inode, size: size, modifiedNanoseconds: modifiedNanoseconds, offset: offset,
+            headLength: headLength, headHash: headHash, tailHash: tailHash, stateData: data)
+    }
+
+    init(
+        device: UInt64, inode: UInt64, size: Int64, modifiedNanoseconds: Int64, offset: Int64, headLength: Int64,
+        headHash: String, tailHash: String, stateData: Data
+    ) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modifiedNanoseconds = modifiedNanoseconds
+        self.offset = offset
+        self.headLength = headLength
+        self.headHash = headHash
+        self.tailHash = tailHash
+        self.stateData = stateData
+    }
+
+    /// The reader state to resume with. A state that does not decode is refused, never replaced by an
+    /// empty one: the caller reads the source from the start instead.
+    public func state() throws(StoreError) -> SourceState {
+        do {
+            return try JSONDecoder().decode(SourceState.self, from: stateData)
+        } catch {
+            throw StoreError(message: "a checkpoint's saved reader state is damaged", busy: false)
+        }
+    }
+}
+
+extension Checkpoint {
+    /// What must not have changed under a read for its result to apply: where it started and what it read.
+    var offsetAndIdentity: [String] {
+        ["\(device)", "\(inode)", "\(offset)", headHash, tailHash]
+    }
+}

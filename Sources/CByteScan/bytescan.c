@@ -7,7 +7,16 @@
 #endif
 
 const void *ubs_memrchr(const void *haystack, int byte, size_t length) {
+#if defined(__GLIBC__)
     return memrchr(haystack, byte, length);
+#else
+    /* macOS's libc has no memrchr; the newline is usually within the last few hundred bytes. */
+    const unsigned char *start = haystack;
+    for (const unsigned char *p = start + length; p > start;) {
+        if (*--p == (unsigned char)byte) return p;
+    }
+    return NULL;
+#endif
 }
 
 /* The earliest match of any needle at `base + i` for a set bit of `mask`, where bit i means some

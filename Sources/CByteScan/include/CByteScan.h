@@ -2,7 +2,7 @@
 #define CBYTESCAN_H
 #include <stddef.h>
 
-/* glibc's memrchr is a GNU extension that Swift's Glibc module does not export. */
+/* memrchr: glibc's where it exists (a GNU extension Swift's Glibc module does not export), else a loop. */
 const void *ubs_memrchr(const void *haystack, int byte, size_t length);
 
 /* A string to search for, with the offsets of two of its bytes to probe (choose rare ones: quotes and

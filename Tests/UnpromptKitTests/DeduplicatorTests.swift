@@ -73,6 +73,25 @@ final class DeduplicatorTests: XCTestCase {
         XCTAssertEqual(d.admit(event(7, identity: idB, keep: .first)), .duplicate)
     }
 
+    /// A record checked by its alias is a duplicate when another identity registered that alias, but copies
+    /// of its own identity still go through `keep`.
+    func testAliasCatchesCopiesUnderANewKeyButNotGrowingSnapshots() {
+        let alias = Identity(high: 9, low: 9)
+        func aliased(_ input: Int64, _ identity: Identity, check: Bool) -> TokenEvent {
+            TokenEvent(
+                tool: "t", time: 0, model: "m", counts: TokenCounts(input: input), identity: identity, keep: .largest,
+                alias: alias, checkAlias: check)
+        }
+        var d = Deduplicator()
+        XCTAssertEqual(d.admit(aliased(5, idA, check: false)), .counted, "the parent registers the alias")
+        XCTAssertEqual(d.admit(aliased(5, idB, check: true)), .duplicate, "a sidechain replay under a new key")
+        XCTAssertEqual(d.admit(aliased(5, idB, check: false)), .counted, "not checked: its own identity decides")
+        var e = Deduplicator()
+        let first = aliased(3, idB, check: true)
+        XCTAssertEqual(e.admit(first), .counted)
+        XCTAssertEqual(e.admit(aliased(8, idB, check: true)), .replaced(first), "its own larger snapshot replaces")
+    }
+
     func testNilIdentityIsAlwaysCounted() {
         var d = Deduplicator()
         for keep in KeepRule.allCases {

@@ -107,6 +107,43 @@ final class UsageStoreTests: XCTestCase {
         XCTAssertEqual(rows.first?.int(0), 2)
     }
 
+    /// The alias rule holds across commits (reads of different files, in different scans).
+    func testAnAliasRegisteredInOneReadCatchesAReplayInALaterOne() throws {
+        let store = try UsageStore(path: dir + "/u.sqlite")
+        let alias = Identity(high: 77, low: 77)
+        func aliased(_ input: Int64, _ id: UInt64, check: Bool) -> TokenEvent {
+            TokenEvent(
+                tool: "t", time: 0, model: "m", counts: TokenCounts(input: input), identity: Identity(high: id, low: id),
+                keep: .largest, alias: alias, checkAlias: check)
+        }
+        _ = try store.commit(
+            sourceKey: "parent", expected: nil, events: [aliased(5, 1, check: false)], limits: [],
+            checkpoint: try checkpoint(offset: 1))
+        let replay = try store.commit(
+            sourceKey: "side", expected: nil, events: [aliased(5, 2, check: true)], limits: [],
+            checkpoint: try checkpoint(offset: 1))
+        XCTAssertEqual(replay, CommitOutcome(counted: 0, duplicates: 1, applied: true))
+        let growing = try store.commit(
+            sourceKey: "parent", expected: try store.checkpoint(for: "parent"), events: [aliased(9, 1, check: true)],
+            limits: [], checkpoint: try checkpoint(offset: 2))
+        XCTAssertEqual(growing, CommitOutcome(counted: 0, duplicates: 1, applied: true), "replaced by its own larger copy")
+        XCTAssertEqual(try store.buckets(fromQuarter: 0, toQuarter: 1).map(\.counts.input), [9])
+    }
+
+    func testAVersionOneStoreIsUpgradedInPlace() throws {
+        let path = dir + "/u.sqlite"
+        _ = try UsageStore(path: path).commit(
+            sourceKey: "a", expected: nil, events: [event(5, id: 1, at: 0)], limits: [], checkpoint: try checkpoint(offset: 3))
+        let database = try Database(path: path, options: [.readWrite])
+        try database.execute("DROP TABLE aliases; PRAGMA user_version = 1")
+        XCTAssertThrowsError(try UsageStore(path: path, readOnly: true)) { error in
+            XCTAssertTrue("\(error)".contains("older version (schema 1)"), "\(error)")
+        }
+        let upgraded = try UsageStore(path: path)
+        XCTAssertEqual(try upgraded.buckets(fromQuarter: 0, toQuarter: 1).map(\.counts.input), [5])
+        XCTAssertEqual(try Database(path: path, options: [.readOnly]).prepare("PRAGMA user_version").rows().first?.int(0), 2)
+    }
+
     func testReopeningAnExistingStoreKeepsEverything() throws {
         let path = dir + "/u.sqlite"
         _ = try UsageStore(path: path).commit(

@@ -152,6 +152,15 @@ public struct IdentitySpec: Sendable {
     public let fallback: [ValueSpec]
     public let scope: IdentityScope
     public let keep: KeepRule
+    public let alias: IdentityAlias?
+}
+
+/// A second name every record registers, and that some records are checked against: a copy that carries
+/// a new key (Claude's sidechain replays keep `message.id` but get a new `requestId`) is still caught.
+public struct IdentityAlias: Sendable {
+    public let key: [ValueSpec]
+    /// Records matching these conditions are duplicates when their alias was registered before.
+    public let checkWhen: [Condition]
 }
 
 /// One kind of usage record.

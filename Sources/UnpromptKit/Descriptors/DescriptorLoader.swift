@@ -313,14 +313,21 @@ private struct DescriptorDecoder {
     }
 
     func identitySpec(_ node: YAMLNode) throws(DescriptorError) -> IdentitySpec {
-        let map = try reader(node, "identity", ["key", "fallback", "scope", "keep"])
+        let map = try reader(node, "identity", ["key", "fallback", "scope", "keep", "alias"])
         let key = try valueList(try map.required("key"), "identity.key", map)
         var fallback: [ValueSpec] = []
         if let node = map.optional("fallback") { fallback = try valueList(node, "identity.fallback", map) }
         var scope = IdentityScope.global
         if let node = map.optional("scope") { scope = try map.choice(node, "identity.scope") }
         let keep: KeepRule = try map.choice(try map.required("keep"), "identity.keep")
-        return IdentitySpec(key: key, fallback: fallback, scope: scope, keep: keep)
+        var alias: IdentityAlias?
+        if let node = map.optional("alias") {
+            let aliasMap = try reader(node, "identity.alias", ["key", "check_when"])
+            alias = IdentityAlias(
+                key: try valueList(try aliasMap.required("key"), "identity.alias.key", aliasMap),
+                checkWhen: try conditions(try aliasMap.required("check_when"), "identity.alias.check_when"))
+        }
+        return IdentitySpec(key: key, fallback: fallback, scope: scope, keep: keep, alias: alias)
     }
 
     /// A list whose items are each one value (a field, `@name`, or a `{ path, const, pattern }` mapping).

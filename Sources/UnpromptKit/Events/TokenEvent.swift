@@ -14,12 +14,17 @@ public struct TokenEvent: Sendable, Equatable {
     public let identity: Identity?
     /// Which copy counts when the same identity is seen again.
     public let keep: KeepRule
+    /// A second name the record registers (see `IdentityAlias`).
+    public let alias: Identity?
+    /// True when the record is a duplicate if its alias was registered before.
+    public let checkAlias: Bool
     /// True when the tool's counts are its own estimate rather than the provider's.
     public let estimated: Bool
 
     public init(
         tool: String, time: Int64, model: String, counts: TokenCounts, loggedCost: Double? = nil,
-        identity: Identity? = nil, keep: KeepRule = .first, estimated: Bool = false
+        identity: Identity? = nil, keep: KeepRule = .first, alias: Identity? = nil, checkAlias: Bool = false,
+        estimated: Bool = false
     ) {
         self.tool = tool
         self.time = time
@@ -28,6 +33,8 @@ public struct TokenEvent: Sendable, Equatable {
         self.loggedCost = loggedCost
         self.identity = identity
         self.keep = keep
+        self.alias = alias
+        self.checkAlias = checkAlias
         self.estimated = estimated
     }
 }

@@ -220,6 +220,8 @@ final class CompiledRecord {
     let identityKey: [CompiledValue]
     let identityFallback: [CompiledValue]
     let identityScope: IdentityScope
+    let aliasKey: [CompiledValue]
+    let aliasCheck: [CompiledCondition]
     let keep: KeepRule
     let hasIdentity: Bool
     let cost: CompiledValue?
@@ -248,6 +250,8 @@ final class CompiledRecord {
         identityKey = (rule.identity?.key ?? []).map { compiler.value($0, scope: scope) }
         identityFallback = (rule.identity?.fallback ?? []).map { compiler.value($0, scope: scope) }
         identityScope = rule.identity?.scope ?? .global
+        aliasKey = (rule.identity?.alias?.key ?? []).map { compiler.value($0, scope: scope) }
+        aliasCheck = (rule.identity?.alias?.checkWhen ?? []).map { compiler.condition($0, scope: scope) }
         keep = rule.identity?.keep ?? .first
         hasIdentity = rule.identity != nil
         cost = rule.cost.map { compiler.value($0, scope: scope) }

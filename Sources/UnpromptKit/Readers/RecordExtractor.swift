@@ -181,7 +181,9 @@ struct RecordExtractor {
             TokenEvent(
                 tool: input.tool, time: time, model: model, counts: counts,
                 loggedCost: rule.cost?.resolve(in: context)?.double, identity: identity(rule, context),
-                keep: rule.hasIdentity && identityKeyPresent(rule, context) ? rule.keep : .first, estimated: rule.estimated))
+                keep: rule.hasIdentity && identityKeyPresent(rule, context) ? rule.keep : .first,
+                alias: alias(rule, context), checkAlias: !rule.aliasKey.isEmpty && rule.aliasCheck.allHold(in: context),
+                estimated: rule.estimated))
     }
 
     /// The token fields, or nil when one of them holds something that is not a count.
@@ -234,6 +236,19 @@ struct RecordExtractor {
         return TokenCounts(
             input: input, cacheRead: cacheRead, cacheWrite5m: write5m, cacheWrite1h: write1h, output: output,
             reasoning: reasoning)
+    }
+
+    /// The record's alias: a hash apart from every identity (salted), or nil when its values are absent.
+    private func alias(_ rule: CompiledRecord, _ context: RecordContext) -> Identity? {
+        guard !rule.aliasKey.isEmpty else { return nil }
+        let values = rule.aliasKey.map { $0.resolve(in: context) }
+        guard values.allSatisfy({ $0 != nil }) else { return nil }
+        var hasher = IdentityHasher()
+        hasher.combine(input.identitySpace)
+        hasher.combine("alias")
+        if rule.identityScope == .source { hasher.combine(sourceKey) }
+        for value in values { value!.hash(into: &hasher) }
+        return hasher.finalize()
     }
 
     private func identityKeyPresent(_ rule: CompiledRecord, _ context: RecordContext) -> Bool {

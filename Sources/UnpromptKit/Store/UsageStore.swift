@@ -24,7 +24,7 @@ public struct CommitOutcome: Sendable, Equatable {
 /// Every source's read is committed in one transaction — its new events, their identities and its new
 /// checkpoint — so a crash at any instruction leaves either the old state or the new one.
 public final class UsageStore {
-    public static let schemaVersion: Int64 = 1
+    public static let schemaVersion: Int64 = 2
     public static let quarterMilliseconds: Int64 = 15 * 60 * 1000
 
     let database: Database
@@ -82,7 +82,10 @@ public final class UsageStore {
             try database.execute("PRAGMA synchronous=NORMAL")
             if version < UsageStore.schemaVersion { try migrate(from: version) }
         } else if version < UsageStore.schemaVersion {
-            throw StoreError(message: "the store has not been created yet: run a scan first", busy: false)
+            throw StoreError(
+                message: version == 0 ? "the store has not been created yet: run a scan first"
+                    : "the store is from an older version (schema \(version)): run a scan once to upgrade it",
+                busy: false)
         }
     }
 
@@ -119,6 +122,16 @@ public final class UsageStore {
                         PRIMARY KEY (tool, window, time)
                     ) WITHOUT ROWID;
                     CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+                    """)
+            }
+            if version < 2 {
+                // Second names of records (`IdentityAlias`), with the identity that registered each.
+                try database.execute(
+                    """
+                    CREATE TABLE aliases (
+                        high INTEGER NOT NULL, low INTEGER NOT NULL, owner_high INTEGER, owner_low INTEGER,
+                        PRIMARY KEY (high, low)
+                    ) WITHOUT ROWID;
                     """)
             }
             try database.execute("PRAGMA user_version = \(UsageStore.schemaVersion)")
@@ -270,6 +283,27 @@ public final class UsageStore {
 
     /// The store's side of `Deduplicator`: the same rules, kept across scans.
     private func admit(_ event: TokenEvent) throws(StoreError) -> Admission {
+        let alias = event.alias.map { [SQLValue.integer(Int64(bitPattern: $0.high)), .integer(Int64(bitPattern: $0.low))] }
+        let owner: [SQLValue] = event.identity.map {
+            [.integer(Int64(bitPattern: $0.high)), .integer(Int64(bitPattern: $0.low))]
+        } ?? [.null, .null]
+        // Caught by its alias only when another identity registered it (the same rule as `Deduplicator`).
+        if event.checkAlias, let alias,
+            let row = try database.prepare("SELECT owner_high, owner_low FROM aliases WHERE high = ?1 AND low = ?2")
+                .rows(alias).first,
+            row.int(0) != owner[0].integerValue || row.int(1) != owner[1].integerValue
+        {
+            return .duplicate
+        }
+        let admission = try admitByIdentity(event)
+        if case .duplicate = admission { return admission }
+        if let alias {
+            try database.prepare("INSERT INTO aliases VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING").run(alias + owner)
+        }
+        return admission
+    }
+
+    private func admitByIdentity(_ event: TokenEvent) throws(StoreError) -> Admission {
         guard let identity = event.identity else { return .counted }
         let high = Int64(bitPattern: identity.high)
         let low = Int64(bitPattern: identity.low)

@@ -8,6 +8,10 @@ final class SourceDiscoveryTests: XCTestCase {
     override func setUpWithError() throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("discovery-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        // Discovery reports canonical paths; the temporary directory may sit behind a link (macOS's /tmp).
+        let resolved = try XCTUnwrap(realpath(dir, nil))
+        dir = String(cString: resolved)
+        free(resolved)
     }
 
     override func tearDownWithError() throws {
@@ -42,6 +46,20 @@ final class SourceDiscoveryTests: XCTestCase {
             .sources(for: input)
         XCTAssertEqual(problems, [])
         return sources.map { String($0.path.dropFirst(dir.count + 1)) }
+    }
+
+    /// A root spelled through a link, with a trailing slash, or with `..` names the same files by the same
+    /// paths, so their source keys (hashes of the path) do not change with the spelling.
+    func testRootsAreResolvedToOneCanonicalPath() throws {
+        touch("home/.claude/projects/p/a.jsonl")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/link", withDestinationPath: dir + "/home")
+        let i = try input([#"{ root: "~/.claude", glob: "projects/**/*.jsonl" }"#])
+        let canonical = SourceDiscovery(environment: [:], home: dir + "/home").sources(for: i).sources.map(\.path)
+        for spelling in [dir + "/link/.claude", dir + "/home/.claude/", dir + "/home/../home/.claude"] {
+            let found = SourceDiscovery(environment: [:], home: dir + "/home", rootOverride: spelling).sources(for: i)
+            XCTAssertEqual(found.sources.map(\.path), canonical, spelling)
+        }
+        XCTAssertEqual(canonical.count, 1)
     }
 
     func testWildcardDirectorySegmentsAreWalked() throws {

@@ -59,7 +59,14 @@ private struct Walker {
 
     init(spec: SourceSpec, root: String) {
         self.spec = spec
-        self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
+        // The canonical path: a file's source key (a hash of its path) must not depend on how the root was
+        // spelled (relative, through a link, with a trailing slash), or every spelling would read it anew.
+        if let resolved = realpath(root, nil) {
+            self.root = String(cString: resolved)
+            free(resolved)
+        } else {
+            self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
+        }
     }
 
     mutating func walk() {

@@ -35,7 +35,7 @@ let package = Package(
             dependencies: ["UnpromptKit"]),
         .testTarget(
             name: "UnpromptKitTests",
-            dependencies: ["UnpromptKit"]),
+            dependencies: ["UnpromptKit", "UnpromptTestSupport"]),
         .target(
             name: "UnpromptTestSupport"),
         // Both run the built binary, as a person would.

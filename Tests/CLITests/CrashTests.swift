@@ -8,18 +8,6 @@ import UnpromptTestSupport
 /// kill a cold scan; the other half kill an incremental one, which resumes files read halfway before.
 @Suite(.serialized)
 struct CrashTests {
-    /// SplitMix64: the same kill moments on every machine for a given seed.
-    struct SeededRandom: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     struct Corpus {
         let generated: String
         let expected: StoreTotals
@@ -131,7 +119,7 @@ struct CrashTests {
         #expect(try StoreReader.totals(store: store(-2))[tool] == corpus.expected, "an undisturbed stepped scan")
         try #require(measured.largestLog > 0, "no write-ahead log was seen during a scan")
 
-        var random = SeededRandom(state: seed)
+        var random = SeededRandom(seed: seed)
         var bySignal = 0
         var partial = 0
         var halfEvents: Int?

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import UnpromptKit
+import UnpromptTestSupport
 
 /// The descriptor language: real descriptors load, and every kind of mistake is reported at the exact
 /// `file:line:col` with a message that says what is wrong.
@@ -573,7 +574,7 @@ final class DescriptorLoaderTests: XCTestCase {
         XCTAssertGreaterThan(mutants.count, lines.count + 200, "the value pattern should find many scalars")
 
         // Seeded random byte flips, one to three per mutant.
-        var rng = MutationRNG(seed: 0x5EED_CAFE)
+        var rng = SeededRandom(seed: 0x5EED_CAFE)
         let bytes = Array(original.utf8)
         for _ in 0..<1500 {
             var copy = bytes
@@ -601,18 +602,5 @@ final class DescriptorLoaderTests: XCTestCase {
         // Deleting a comment line or the trailing newline leaves a valid descriptor; most value swaps do not.
         XCTAssertGreaterThan(loaded, 0)
         XCTAssertGreaterThan(failed, mutants.count / 2)
-    }
-}
-
-/// A small deterministic generator, so fuzz-style tests are reproducible.
-private struct MutationRNG {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

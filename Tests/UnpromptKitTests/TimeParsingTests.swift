@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import UnpromptKit
+import UnpromptTestSupport
 
 final class TimeParsingTests: XCTestCase {
     let utc = TimeZone(identifier: "UTC")!
@@ -190,7 +191,7 @@ final class TimeParsingTests: XCTestCase {
     func testDaysFromCivilAgreesWithFoundation() {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = utc
-        var rng = TimeRNG(seed: 42)
+        var rng = SeededRandom(seed: 42)
         for _ in 0..<500 {
             let year = 1900 + Int(rng.next() % 300)
             let month = 1 + Int(rng.next() % 12)
@@ -200,17 +201,5 @@ final class TimeParsingTests: XCTestCase {
                 CivilDate.day(year: Int64(year), month: Int64(month), day: Int64(day)),
                 Int64(date.timeIntervalSince1970 / 86_400), "\(year)-\(month)-\(day)")
         }
-    }
-}
-
-private struct TimeRNG {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

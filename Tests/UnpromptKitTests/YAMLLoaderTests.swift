@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import UnpromptKit
+import UnpromptTestSupport
 
 final class YAMLLoaderTests: XCTestCase {
     // MARK: Tree and marks
@@ -161,7 +162,7 @@ final class YAMLLoaderTests: XCTestCase {
                   text
             """
         var inputs = (0...valid.utf8.count).map { String(decoding: valid.utf8.prefix($0), as: UTF8.self) }
-        var random = SplitMix64(seed: 0x5EED)
+        var random = SeededRandom(seed: 0x5EED)
         let alphabet = Array("-:?[]{},&*!|>'\"#%@` \t\n\r\u{0}\u{85}\u{FEFF}é".utf8)
         for _ in 0..<3_000 {
             var bytes = Array(valid.utf8)
@@ -235,18 +236,4 @@ final class YAMLLoaderTests: XCTestCase {
 
 private struct NotAMapping: Error {
     let mark: SourceMark
-}
-
-/// A tiny seeded generator so fuzz failures reproduce.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func below(_ bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(bound))
-    }
 }

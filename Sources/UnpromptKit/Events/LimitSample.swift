@@ -21,3 +21,16 @@ public struct LimitSample: Sendable, Equatable {
         self.resetsAt = resetsAt
     }
 }
+
+extension LimitSample {
+    /// The latest reading of each tool's window (the later sample wins a tie), sorted by tool and window.
+    /// Limit readings are gauges, and Codex repeats them on every token count: only the latest matters.
+    public static func latestPerWindow(_ samples: [LimitSample]) -> [LimitSample] {
+        var latest: [String: LimitSample] = [:]
+        for sample in samples {
+            let key = sample.tool + "\u{1F}" + sample.window
+            if (latest[key]?.time ?? Int64.min) <= sample.time { latest[key] = sample }
+        }
+        return latest.values.sorted { ($0.tool, $0.window) < ($1.tool, $1.window) }
+    }
+}

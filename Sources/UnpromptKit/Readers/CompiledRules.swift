@@ -223,7 +223,6 @@ final class CompiledRecord {
     let aliasKey: [CompiledValue]
     let aliasCheck: [CompiledCondition]
     let keep: KeepRule
-    let hasIdentity: Bool
     let cost: CompiledValue?
     let estimated: Bool
 
@@ -253,7 +252,6 @@ final class CompiledRecord {
         aliasKey = (rule.identity?.alias?.key ?? []).map { compiler.value($0, scope: scope) }
         aliasCheck = (rule.identity?.alias?.checkWhen ?? []).map { compiler.condition($0, scope: scope) }
         keep = rule.identity?.keep ?? .first
-        hasIdentity = rule.identity != nil
         cost = rule.cost.map { compiler.value($0, scope: scope) }
         estimated = rule.estimated
     }

@@ -177,11 +177,12 @@ struct RecordExtractor {
             return
         }
         let model = rule.model?.resolve(in: context).map { modelCache.sanitized($0.text) } ?? ModelID.unknown
+        let identity = identity(rule, context)
         result.events.append(
             TokenEvent(
                 tool: input.tool, time: time, model: model, counts: counts,
-                loggedCost: rule.cost?.resolve(in: context)?.double, identity: identity(rule, context),
-                keep: rule.hasIdentity && identityKeyPresent(rule, context) ? rule.keep : .first,
+                loggedCost: rule.cost?.resolve(in: context)?.double, identity: identity.value,
+                keep: identity.fromKey ? rule.keep : .first,
                 alias: alias(rule, context), checkAlias: !rule.aliasKey.isEmpty && rule.aliasCheck.allHold(in: context),
                 estimated: rule.estimated))
     }
@@ -251,16 +252,11 @@ struct RecordExtractor {
         return hasher.finalize()
     }
 
-    private func identityKeyPresent(_ rule: CompiledRecord, _ context: RecordContext) -> Bool {
-        [rule.identityKey, rule.identityFallback].contains { key in
-            !key.isEmpty && key.allSatisfy { $0.resolve(in: context) != nil }
-        }
-    }
-
     /// The record's identity from the descriptor's key (or fallback). A record with neither is named by
     /// its own content, so reading a file again after a truncation or rewrite cannot count it twice; two
-    /// byte-identical records are one record written twice.
-    private func identity(_ rule: CompiledRecord, _ context: RecordContext) -> Identity {
+    /// byte-identical records are one record written twice. `fromKey` says which: a content identity is kept
+    /// under `first`.
+    private func identity(_ rule: CompiledRecord, _ context: RecordContext) -> (value: Identity, fromKey: Bool) {
         for key in [rule.identityKey, rule.identityFallback] where !key.isEmpty {
             let values = key.map { $0.resolve(in: context) }
             guard values.allSatisfy({ $0 != nil }) else { continue }
@@ -268,7 +264,7 @@ struct RecordExtractor {
             hasher.combine(input.identitySpace)
             if rule.identityScope == .source { hasher.combine(sourceKey) }
             for value in values { value!.hash(into: &hasher) }
-            return hasher.finalize()
+            return (hasher.finalize(), true)
         }
         var hasher = IdentityHasher()
         hasher.combine(input.identitySpace)
@@ -280,7 +276,7 @@ struct RecordExtractor {
             hasher.combine(context.entryKey ?? "")
             FieldValue.composite(context.element, context.parser).hash(into: &hasher)
         }
-        return hasher.finalize()
+        return (hasher.finalize(), false)
     }
 
     private func readLimits(

@@ -104,7 +104,6 @@ private final class Tally: @unchecked Sendable {
     private let lock = NSLock()
     private var report: ReaderReport
     private var deduplicator = Deduplicator()
-    private var latest: [String: LimitSample] = [:]
     private var waiting: [Int: Result<SourceReadResult, SourceReadError>] = [:]
     private var nextToMerge = 0
 
@@ -145,7 +144,7 @@ private final class Tally: @unchecked Sendable {
     func finish() -> ReaderReport {
         lock.lock()
         defer { lock.unlock() }
-        report.latestLimits = latest.values.sorted { $0.window < $1.window }
+
         return report
     }
 
@@ -178,9 +177,7 @@ private final class Tally: @unchecked Sendable {
             }
         }
         report.limitSamples += result.limits.count
-        for sample in result.limits where (latest[sample.window]?.time ?? Int64.min) <= sample.time {
-            latest[sample.window] = sample
-        }
+        report.latestLimits = LimitSample.latestPerWindow(report.latestLimits + result.limits)
     }
 }
 

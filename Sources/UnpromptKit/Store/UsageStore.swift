@@ -257,7 +257,8 @@ public final class UsageStore {
             if delta.events < 0 { try emptied.run([.integer(key.quarter), .text(key.tool), .text(key.model)]) }
         }
         let sample = try database.prepare("INSERT OR IGNORE INTO limit_samples VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
-        for limit in UsageStore.latestPerWindow(limits) {
+        // Of one read, only the latest reading of each window is kept.
+        for limit in LimitSample.latestPerWindow(limits) {
             try sample.run([
                 .text(limit.tool), .text(limit.window), .integer(limit.time), SQLValue(limit.usedPercent),
                 SQLValue(limit.windowMinutes), SQLValue(limit.resetsAt),
@@ -339,17 +340,6 @@ public final class UsageStore {
         guard event.keep == .last || event.counts.total > previous.counts.total else { return .duplicate }
         try write.run(values)
         return .replaced(previous)
-    }
-
-    /// Limit readings are gauges, and Codex repeats them on every token count: of one read, only the latest
-    /// reading of each window is kept (the latest line wins a tie).
-    static func latestPerWindow(_ limits: [LimitSample]) -> [LimitSample] {
-        var latest: [String: LimitSample] = [:]
-        for sample in limits {
-            let key = sample.tool + "\u{1F}" + sample.window
-            if (latest[key]?.time ?? Int64.min) <= sample.time { latest[key] = sample }
-        }
-        return latest.values.sorted { ($0.tool, $0.window) < ($1.tool, $1.window) }
     }
 
     static func quarter(of milliseconds: Int64) -> Int64 {

@@ -10,7 +10,7 @@ final class CompiledInput {
     let carry: [CompiledCarry]
     let records: [CompiledRecord]
     let limits: [CompiledLimit]
-    let query: SQLQuery?
+    let queries: [SQLQuery]
     let patterns: [TextPattern]
     /// Every path read from the line's root, looked up in one walk per line (see `CompiledPath.slot`).
     let rootPaths: JSONPathSet
@@ -18,7 +18,7 @@ final class CompiledInput {
     init(_ input: Input, descriptor: Descriptor) {
         let compiler = RuleCompiler()
         format = input.format
-        query = input.query
+        queries = input.queries
         patterns = input.patterns
         tool = descriptor.id
         identitySpace = descriptor.identitySpace

@@ -507,9 +507,31 @@ final class DescriptorLoaderTests: XCTestCase {
         for sql in ["  select 1", "WITH t AS (SELECT 1) SELECT * FROM t"] {
             let text = replacing(5, with: ["  - format: sqlite", "    query: { sql: \"\(sql)\", watermark: id }"])
             let d = try DescriptorLoader.load(text: text, file: "t.yaml")
-            XCTAssertEqual(d.inputs[0].query?.sql, sql)
-            XCTAssertEqual(d.inputs[0].query?.watermark, "id")
+            XCTAssertEqual(d.inputs[0].queries.first?.sql, sql)
+            XCTAssertEqual(d.inputs[0].queries.first?.watermark, "id")
         }
+    }
+
+    func testSQLiteQueryVariantsKeepTheirOrder() throws {
+        let text = replacing(
+            5,
+            with: [
+                "  - format: sqlite", "    query:", "      - { sql: \"SELECT 2\", requires: [b, a], watermark: id }",
+                "      - { sql: \"SELECT 1\", requires: a }",
+            ])
+        let queries = try DescriptorLoader.load(text: text, file: "t.yaml").inputs[0].queries
+        XCTAssertEqual(queries.map(\.sql), ["SELECT 2", "SELECT 1"])
+        XCTAssertEqual(queries.map(\.requires), [["b", "a"], ["a"]])
+        XCTAssertEqual(queries.map(\.watermark), ["id", nil])
+    }
+
+    func testSQLiteQueryVariantsMustNotBeEmptyAndEachIsChecked() {
+        assertError(
+            replacing(5, with: ["  - format: sqlite", "    query: []"]), line: 6, column: 12,
+            "query must list at least one variant")
+        assertError(
+            replacing(5, with: ["  - format: sqlite", "    query:", "      - { sql: \"SELECT 1\" }", "      - { sql: \"DROP TABLE t\" }"]),
+            line: 8, column: 16, "sql must be a read-only SELECT query")
     }
 
     func testQueryOnJSONL() {

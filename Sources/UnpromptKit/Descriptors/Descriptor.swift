@@ -23,8 +23,9 @@ public struct Input: Sendable {
     public let carry: [CarryRule]
     public let records: [RecordRule]
     public let limits: [LimitRule]
-    /// For `sqlite` inputs: the query and how to resume it.
-    public let query: SQLQuery?
+    /// For `sqlite` inputs: the query, or variants of it for the schemas the tool has had, in order; the
+    /// first whose `requires` tables all exist is run. Empty for the other formats.
+    public let queries: [SQLQuery]
     /// For `text` inputs: line patterns.
     public let patterns: [TextPattern]
     /// For `json` inputs: values read from documents beside the source, for its records as `@name`.
@@ -220,11 +221,14 @@ public struct LimitWindowSpec: Sendable {
 }
 
 /// A `sqlite` input's query. Rows above the watermark are read; without one the query is re-read and
-/// identities keep it exact. Each row is a record whose fields are its columns.
+/// identities keep it exact. Each row is a record whose fields are its columns. The variants of one input
+/// share its source's state (watermark, cumulative baselines), so a tool's schema migration continues the
+/// running totals counted under the older schema.
 public struct SQLQuery: Sendable {
     public let sql: String
     public let watermark: String?
-    /// Tables the query needs; a database without one of them has nothing for this input.
+    /// Tables the query needs: a database without one of them is not read with this variant (and one that
+    /// no variant fits has nothing for this input).
     public let requires: [String]
 }
 

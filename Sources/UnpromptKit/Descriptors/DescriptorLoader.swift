@@ -98,10 +98,16 @@ private struct DescriptorDecoder {
             throw map.error(node, "a text input needs patterns")
         }
 
-        var query: SQLQuery?
+        var queries: [SQLQuery] = []
         if let node = map.optional("query") {
             guard format == .sqlite else { throw map.error(node, "query applies to the sqlite format only") }
-            query = try sqlQuery(node)
+            if case .sequence = node.kind {
+                let variants = try map.list(node, "query")
+                if variants.isEmpty { throw map.error(node, "query must list at least one variant") }
+                for variant in variants { queries.append(try sqlQuery(variant)) }
+            } else {
+                queries = [try sqlQuery(node)]
+            }
         } else if format == .sqlite {
             throw map.error(node, "a sqlite input needs a query")
         }
@@ -133,7 +139,7 @@ private struct DescriptorDecoder {
         }
         return Input(
             format: format, sources: sources, prefilter: prefilter, carry: carry, records: records, limits: limits,
-            query: query, patterns: patterns, siblings: siblings)
+            queries: queries, patterns: patterns, siblings: siblings)
     }
 
     func source(_ node: YAMLNode) throws(DescriptorError) -> SourceSpec {

@@ -10,7 +10,7 @@ final class CompiledInput {
     let carry: [CompiledCarry]
     let records: [CompiledRecord]
     let limits: [CompiledLimit]
-    let query: SQLQuery?
+    let queries: [SQLQuery]
     let patterns: [TextPattern]
     /// For `json` inputs: the rules that read values from documents beside the source.
     let siblings: CompiledSiblings?
@@ -20,7 +20,7 @@ final class CompiledInput {
     init(_ input: Input, descriptor: Descriptor) {
         let compiler = RuleCompiler()
         format = input.format
-        query = input.query
+        queries = input.queries
         patterns = input.patterns
         siblings = input.siblings.isEmpty ? nil : CompiledSiblings(input.siblings)
         tool = descriptor.id

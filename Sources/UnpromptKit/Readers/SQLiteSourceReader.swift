@@ -7,13 +7,16 @@ import Foundation
 /// - The database is opened read-only (`mode=ro`, a busy timeout, `query_only`), never `immutable=1` while a
 ///   `-wal` or `-shm` file is beside it, so rows still held only in the WAL are read and nothing is written.
 ///   The one exception (as SQLite documents): a WAL database closed cleanly has neither file, and a read-only
-///   connection cannot create the `-shm` it needs; it is then read as immutable, which is exact because no
-///   writer is running.
-/// - The query runs in one short read transaction. With a watermark, `:watermark` is bound to the highest
-///   value read before (the smallest value of all on the first read; SQLite orders numbers before text), and
-///   the highest value seen is kept in the source's state. Use `>=` so rows written later with the same value
-///   are not missed; identities keep the rows read twice from counting twice.
-/// - A database without one of the `requires` tables has nothing for this input: no rows, no error.
+///   connection would create both beside it (or fail where it cannot); it is read as immutable instead, which
+///   is exact because no writer has it open, and a writer that opens it later writes a `-wal`, which the
+///   next scan sees as a change.
+/// - The query runs in one short read transaction. An input may give variants of its query for the schemas
+///   its tool has had: the first whose `requires` tables all exist is run, and a database that no variant
+///   fits has nothing for this input (no rows, no error).
+/// - With a watermark, `:watermark` is bound to the highest value read before (the smallest value of all on
+///   the first read; SQLite orders numbers before text), and the highest value seen is kept in the source's
+///   state. Use `>=` so rows written later with the same value are not missed; identities keep the rows read
+///   twice from counting twice. Rows whose watermark column is NULL leave it as it is.
 /// - Any other failure (not a database, a missing column, a lock held past the timeout) throws, and the
 ///   caller keeps nothing of the read.
 /// - Columns become fields: integers and reals as numbers, text as strings, BLOBs as strings when they are
@@ -35,30 +38,21 @@ final class SQLiteSourceReader: SourceReader {
     func read(fd: Int32, path: String, sourceKey: String, from offset: Int64, state: SourceState) throws(SourceReadError)
         -> SourceReadResult
     {
-        guard let query = input.query else { preconditionFailure("the loader requires a query for sqlite inputs") }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw SourceReadError(errno: errno, operation: "stat") }
         var result = SourceReadResult()
         result.state = state
         result.endOffset = Int64(info.st_size)
+        let immutable = Self.isWriteAheadLogged(fd) && !Self.hasSidecars(path)
         do {
-            try read(path: path, query: query, sourceKey: sourceKey, immutable: false, into: &result)
-        } catch let error where error.cannotOpen && !Self.hasSidecars(path) {
-            result = SourceReadResult()
-            result.state = state
-            result.endOffset = Int64(info.st_size)
-            do {
-                try read(path: path, query: query, sourceKey: sourceKey, immutable: true, into: &result)
-            } catch {
-                throw SourceReadError(operation: "query", detail: error.message)
-            }
+            try read(path: path, sourceKey: sourceKey, immutable: immutable, into: &result)
         } catch {
             throw SourceReadError(operation: "query", detail: error.message)
         }
         return result
     }
 
-    private func read(path: String, query: SQLQuery, sourceKey: String, immutable: Bool, into result: inout SourceReadResult)
+    private func read(path: String, sourceKey: String, immutable: Bool, into result: inout SourceReadResult)
         throws(StoreError)
     {
         let database = try Database(
@@ -68,7 +62,7 @@ final class SQLiteSourceReader: SourceReader {
         try database.transaction(immediate: false) { () throws(StoreError) in
             let tables = Set(
                 try database.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").rows().compactMap { $0.text(0) })
-            guard query.requires.allSatisfy(tables.contains) else { return }
+            guard let query = input.queries.first(where: { $0.requires.allSatisfy(tables.contains) }) else { return }
             let statement = try database.prepare(query.sql)
             let names = statement.columnNames
             let watermarkColumn = query.watermark.flatMap { names.firstIndex(of: $0) }
@@ -145,6 +139,13 @@ final class SQLiteSourceReader: SourceReader {
         allowed.remove(charactersIn: "?#")
         let encoded = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
         return "file:\(encoded)?mode=ro" + (immutable ? "&immutable=1" : "")
+    }
+
+    /// Whether the database file's header says WAL mode (file format bytes 18 and 19 are 2).
+    static func isWriteAheadLogged(_ fd: Int32) -> Bool {
+        var versions: (UInt8, UInt8) = (0, 0)
+        let count = withUnsafeMutableBytes(of: &versions) { pread(fd, $0.baseAddress, 2, 18) }
+        return count == 2 && versions == (2, 2)
     }
 
     static func hasSidecars(_ path: String) -> Bool {

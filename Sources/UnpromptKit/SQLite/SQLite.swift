@@ -5,13 +5,10 @@ internal import CSQLite
 public struct StoreError: Error, Sendable, CustomStringConvertible {
     public let message: String
     public let busy: Bool
-    /// SQLite could not open the file (or a `-shm` beside it).
-    public let cannotOpen: Bool
 
-    public init(message: String, busy: Bool, cannotOpen: Bool = false) {
+    public init(message: String, busy: Bool) {
         self.message = message
         self.busy = busy
-        self.cannotOpen = cannotOpen
     }
 
     public var description: String { message }
@@ -39,7 +36,7 @@ final class Database {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close(handle)
             handle = nil
-            throw StoreError(message: message, busy: code == SQLITE_BUSY, cannotOpen: code & 0xff == SQLITE_CANTOPEN)
+            throw StoreError(message: message, busy: code == SQLITE_BUSY)
         }
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         sqlite3_extended_result_codes(handle, 1)
@@ -93,7 +90,7 @@ final class Database {
     var changes: Int { Int(sqlite3_changes(handle)) }
 
     fileprivate func failure(_ code: Int32) -> StoreError {
-        StoreError(message: String(cString: sqlite3_errmsg(handle)), busy: isBusy(code), cannotOpen: code & 0xff == SQLITE_CANTOPEN)
+        StoreError(message: String(cString: sqlite3_errmsg(handle)), busy: isBusy(code))
     }
 
     private func isBusy(_ code: Int32) -> Bool {
@@ -182,10 +179,11 @@ final class Statement {
                 case SQLITE_FLOAT: .real(sqlite3_column_double(statement, column))
                 case SQLITE_TEXT: .text(String(cString: sqlite3_column_text(statement, column)))
                 case SQLITE_BLOB:
+                    // A zero-length BLOB has no pointer at all.
                     .blob(
-                        Data(
-                            bytes: sqlite3_column_blob(statement, column),
-                            count: Int(sqlite3_column_bytes(statement, column))))
+                        sqlite3_column_blob(statement, column).map {
+                            Data(bytes: $0, count: Int(sqlite3_column_bytes(statement, column)))
+                        } ?? Data())
                 default: .null
                 }
             }

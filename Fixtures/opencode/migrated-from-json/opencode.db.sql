@@ -1,0 +1,20 @@
+-- OpenCode 1.2+ database (schema v1), built by the fixture tests from this text.
+PRAGMA journal_mode = WAL;
+CREATE TABLE project (id text PRIMARY KEY, worktree text NOT NULL, vcs text, name text, time_created integer NOT NULL, time_updated integer NOT NULL);
+CREATE TABLE session (id text PRIMARY KEY, project_id text NOT NULL REFERENCES project(id) ON DELETE CASCADE, parent_id text, slug text NOT NULL, directory text NOT NULL, title text NOT NULL, version text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL);
+CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL REFERENCES session(id) ON DELETE CASCADE, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
+CREATE INDEX message_session_idx ON message (session_id);
+CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL REFERENCES message(id) ON DELETE CASCADE, session_id text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
+CREATE INDEX part_message_idx ON part (message_id);
+CREATE INDEX part_session_idx ON part (session_id);
+
+INSERT INTO project VALUES ('prj_77aa', '/home/u/CANARY-repo', 'git', NULL, 1767009000000, 1767009000000);
+INSERT INTO session VALUES ('ses_CANARY7aade40', 'prj_77aa', NULL, 'brave-otter', '/home/u/CANARY-repo', 'CANARY migrated title', '1.2.4', 1767009500000, 1767009500000);
+INSERT INTO message VALUES ('msg_b01', 'ses_CANARY7aade40', 1767009590000, 1767009590000, '{"role":"user","time":{"created":1767009590000},"agent":"build","model":{"providerID":"anthropic","modelID":"claude-sonnet-4-5"}}');
+INSERT INTO message VALUES ('msg_b02', 'ses_CANARY7aade40', 1767009600000, 1767009605000, '{"role":"assistant","parentID":"msg_b01","modelID":"claude-sonnet-4-5","providerID":"anthropic","mode":"build","agent":"build","path":{"cwd":"/home/u/CANARY-repo","root":"/home/u/CANARY-repo"},"time":{"created":1767009600000,"completed":1767009605000},"cost":0.031,"tokens":{"input":100,"output":500,"reasoning":0,"cache":{"read":8000,"write":2000}},"finish":"stop"}');
+INSERT INTO part VALUES ('prt_b02', 'msg_b02', 'ses_CANARY7aade40', 1767009603000, 1767009603000, '{"type":"step-finish","reason":"stop","snapshot":"4b825dc642cb6eb9a060e54bf8d69288fbee4904","cost":0.031,"tokens":{"input":100,"output":500,"reasoning":0,"cache":{"read":8000,"write":2000}}}');
+INSERT INTO message VALUES ('msg_b03', 'ses_CANARY7aade40', 1767009700000, 1767009710000, '{"role":"assistant","parentID":"msg_b01","modelID":"claude-sonnet-4-5","providerID":"anthropic","mode":"build","agent":"build","path":{"cwd":"/home/u/CANARY-repo","root":"/home/u/CANARY-repo"},"time":{"created":1767009700000,"completed":1767009710000},"cost":0.012,"tokens":{"input":15,"output":120,"reasoning":30,"cache":{"read":9100,"write":50}},"finish":"stop"}');
+INSERT INTO part VALUES ('prt_b03', 'msg_b03', 'ses_CANARY7aade40', 1767009702000, 1767009702000, '{"type":"step-finish","reason":"tool-calls","snapshot":"4b825dc642cb6eb9a060e54bf8d69288fbee4904","cost":0.005,"tokens":{"input":10,"output":80,"reasoning":20,"cache":{"read":9000,"write":100}}}');
+INSERT INTO part VALUES ('prt_b04', 'msg_b03', 'ses_CANARY7aade40', 1767009709000, 1767009709000, '{"type":"step-finish","reason":"stop","snapshot":"4b825dc642cb6eb9a060e54bf8d69288fbee4904","cost":0.007,"tokens":{"input":15,"output":120,"reasoning":30,"cache":{"read":9100,"write":50}}}');
+INSERT INTO message VALUES ('msg_b04', 'ses_CANARY7aade40', 1771588800000, 1771588806000, '{"role":"assistant","parentID":"msg_b01","modelID":"gpt-5.1-codex","providerID":"openai","mode":"build","agent":"build","path":{"cwd":"/home/u/CANARY-repo","root":"/home/u/CANARY-repo"},"time":{"created":1771588800000,"completed":1771588806000},"cost":0.02,"tokens":{"input":3000,"output":700,"reasoning":300,"cache":{"read":12000,"write":0}},"finish":"stop"}');
+INSERT INTO part VALUES ('prt_b05', 'msg_b04', 'ses_CANARY7aade40', 1771588805000, 1771588805000, '{"type":"step-finish","reason":"stop","snapshot":"4b825dc642cb6eb9a060e54bf8d69288fbee4904","cost":0.02,"tokens":{"input":3000,"output":700,"reasoning":300,"cache":{"read":12000,"write":0}}}');

@@ -311,7 +311,10 @@ public final class ChangeWatcher: @unchecked Sendable {
             self.targets = targets
             self.limit = limit
             guard rebuild() else {
+                // Reset, so deinit (which runs for a failed init of a class) cannot close the number
+                // again after another file has been given it.
                 if fd >= 0 { close(fd) }
+                fd = -1
                 return nil
             }
         }

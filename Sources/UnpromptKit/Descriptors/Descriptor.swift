@@ -48,7 +48,59 @@ public struct SourceSpec: Sendable {
     public let exclude: [Glob]
     /// The deepest directory level below the root that is searched (for roots such as `~` that hold everything).
     public let maxDepth: Int?
+    /// When set, the glob is applied below each directory this JSON file names, not below the root.
+    public let list: SourceList?
     public let mark: SourceMark
+}
+
+/// A JSON file, below a source's root, that names the directories to search (Crush keeps its projects in
+/// `projects.json`): the tool's own list, where no glob could find them.
+public struct SourceList: Sendable {
+    /// The file's path below the root, as segments.
+    public let file: [String]
+    /// Where the directory names are in it.
+    public let paths: ListPath
+}
+
+/// A field path in which `[]` stands for every element of an array: `projects[].data_dir` is the
+/// `data_dir` of each element of `projects`.
+public struct ListPath: Sendable {
+    /// The paths between the `[]`s, in order; nil where two `[]` meet or at an end (the value itself).
+    public let steps: [FieldPath?]
+    public let text: String
+
+    /// Parses `text`; on failure returns the 0-based character offset of the problem and what was expected.
+    public static func parse(_ text: String) -> Result<ListPath, FieldPathError> {
+        var steps: [FieldPath?] = []
+        var offset = 0
+        let parts = text.components(separatedBy: "[]")
+        for (index, part) in parts.enumerated() {
+            defer { offset += part.count + 2 }
+            var path = Substring(part)
+            if index > 0, !path.isEmpty {
+                guard path.hasPrefix(".") else {
+                    return .failure(FieldPathError(offset: offset, message: "expected '.' or '[]' after '[]'"))
+                }
+                path = path.dropFirst()
+            }
+            if path.isEmpty {
+                if index > 0, part == "." { return .failure(FieldPathError(offset: offset, message: "path ends with '.'")) }
+                steps.append(nil)
+                continue
+            }
+            switch FieldPath.parse(String(path)) {
+            case .success(let parsed):
+                if parsed.fromRoot { return .failure(FieldPathError(offset: offset, message: "'^' has no meaning in a list path")) }
+                steps.append(parsed)
+            case .failure(let problem):
+                return .failure(FieldPathError(offset: offset + (part.count - path.count) + problem.offset, message: problem.message))
+            }
+        }
+        if steps.allSatisfy({ $0 == nil }) && parts.count == 1 {
+            return .failure(FieldPathError(offset: 0, message: "empty path"))
+        }
+        return .success(ListPath(steps: steps, text: text))
+    }
 }
 
 /// A condition on a record: the value at `path` equals one of `anyOf`; or (with `anyOf` empty) is present

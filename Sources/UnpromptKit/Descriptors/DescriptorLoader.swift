@@ -131,7 +131,7 @@ private struct DescriptorDecoder {
     }
 
     func source(_ node: YAMLNode) throws(DescriptorError) -> SourceSpec {
-        let map = try reader(node, "a source", ["root", "glob", "exclude", "max_depth"])
+        let map = try reader(node, "a source", ["root", "glob", "exclude", "max_depth", "list"])
         let rootNode = try map.required("root")
         let root = try map.string(rootNode, "root")
         if root.isEmpty { throw map.error(rootNode, "root must not be empty") }
@@ -143,7 +143,27 @@ private struct DescriptorDecoder {
         }
         var maxDepth: Int?
         if let node = map.optional("max_depth") { maxDepth = try map.integer(node, "max_depth", range: 1...64) }
-        return SourceSpec(root: root, glob: glob, exclude: exclude, maxDepth: maxDepth, mark: node.mark)
+        let list = try map.optional("list").map { (n) throws(DescriptorError) in try sourceList(n) }
+        return SourceSpec(root: root, glob: glob, exclude: exclude, maxDepth: maxDepth, list: list, mark: node.mark)
+    }
+
+    func sourceList(_ node: YAMLNode) throws(DescriptorError) -> SourceList {
+        let map = try reader(node, "list", ["file", "paths"])
+        let fileNode = try map.required("file")
+        let listFile = try map.string(fileNode, "list.file")
+        let segments = listFile.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if listFile.hasPrefix("/") || segments.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) {
+            throw map.error(fileNode, "list.file must be a path below the root, without empty, '.' or '..' segments")
+        }
+        let pathsNode = try map.required("paths")
+        let text = try map.string(pathsNode, "list.paths")
+        switch ListPath.parse(text) {
+        case .success(let paths): return SourceList(file: segments, paths: paths)
+        case .failure(let problem):
+            throw DescriptorError(
+                file: file, mark: markInside(pathsNode, offset: problem.offset),
+                message: "bad list path '\(text)': \(problem.message)")
+        }
     }
 
     func textPatterns(_ node: YAMLNode, _ parent: MappingReader) throws(DescriptorError) -> [TextPattern] {

@@ -158,6 +158,10 @@ public struct CarryRule: Sendable {
 }
 
 public struct TokenSpec: Sendable {
+    /// No field: the record of a tool that logs only a cost.
+    static let none = TokenSpec(
+        input: nil, output: nil, cacheRead: nil, cacheWrite: nil, cacheWrite5m: nil, cacheWrite1h: nil, reasoning: nil)
+
     public let input: ValueSpec?
     public let output: ValueSpec?
     public let cacheRead: ValueSpec?
@@ -191,6 +195,8 @@ public struct CumulativeSpec: Sendable {
     public let key: [ValueSpec]
     /// Where the same token fields hold a per-record delta, used when the totals go backwards or are absent.
     public let fallbackAt: FieldPath?
+    /// The record's logged `cost` is a running total too, so each record's cost is its growth.
+    public let cost: Bool
 }
 
 public enum IdentityScope: String, Sendable, CaseIterable {
@@ -228,6 +234,7 @@ public struct RecordRule: Sendable {
     public let time: TimeSpec
     public let model: ValueSpec?
     public let tokensAt: FieldPath?
+    /// Every field nil for a record that logs only a cost (`isCostOnly`).
     public let tokens: TokenSpec
     public let counting: CountingRules
     public let cumulative: CumulativeSpec?

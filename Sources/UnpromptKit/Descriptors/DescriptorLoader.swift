@@ -249,10 +249,17 @@ private struct DescriptorDecoder {
         if let node = map.optional("tokens_at") {
             tokensAt = try map.fieldPath(try map.string(node, "tokens_at"), at: node, "tokens_at")
         }
-        let tokens = try tokenSpec(try map.required("tokens"))
+        // A tool that logs only a cost (Crush) gives `cost` and no `tokens`.
+        let tokens = map.optional("cost") != nil && map.optional("tokens") == nil
+            ? TokenSpec.none : try tokenSpec(try map.required("tokens"))
         let counting = try countingRules(try map.required("counting"))
         var cumulative: CumulativeSpec?
-        if let node = map.optional("cumulative") { cumulative = try cumulativeSpec(node) }
+        if let node = map.optional("cumulative") {
+            cumulative = try cumulativeSpec(node)
+            if cumulative!.cost, map.optional("cost") == nil {
+                throw map.error(node, "cumulative.cost says the record's cost is a running total, but the record has no cost")
+            }
+        }
         var identity: IdentitySpec?
         if let node = map.optional("identity") { identity = try identitySpec(node) }
         let cost = try map.optional("cost").map { (n) throws(DescriptorError) in try value(n, "cost") }
@@ -322,14 +329,15 @@ private struct DescriptorDecoder {
     }
 
     func cumulativeSpec(_ node: YAMLNode) throws(DescriptorError) -> CumulativeSpec {
-        let map = try reader(node, "cumulative", ["key", "fallback_at"])
+        let map = try reader(node, "cumulative", ["key", "fallback_at", "cost"])
         var key: [ValueSpec] = []
         if let node = map.optional("key") { key = try valueList(node, "cumulative.key", map) }
         var fallback: FieldPath?
         if let node = map.optional("fallback_at") {
             fallback = try map.fieldPath(try map.string(node, "fallback_at"), at: node, "cumulative.fallback_at")
         }
-        return CumulativeSpec(key: key, fallbackAt: fallback)
+        let cost = try map.optional("cost").map { (n) throws(DescriptorError) in try map.bool(n, "cumulative.cost") } ?? false
+        return CumulativeSpec(key: key, fallbackAt: fallback, cost: cost)
     }
 
     func identitySpec(_ node: YAMLNode) throws(DescriptorError) -> IdentitySpec {

@@ -273,6 +273,13 @@ public struct SQLQuery: Sendable {
     public let watermark: String?
     /// Tables the query needs; a database without one of them has nothing for this input.
     public let requires: [String]
+    /// Columns whose BLOB values are compressed text, with how (Zed keeps its threads' JSON as zstd).
+    public let decompress: [String: Compression]
+}
+
+/// How a column's bytes are compressed.
+public enum Compression: String, Sendable, CaseIterable {
+    case zstd
 }
 
 /// A `text` input's line pattern. A line that matches becomes a record whose fields are the pattern's

@@ -179,7 +179,7 @@ private struct DescriptorDecoder {
     }
 
     func sqlQuery(_ node: YAMLNode) throws(DescriptorError) -> SQLQuery {
-        let map = try reader(node, "query", ["sql", "watermark", "requires"])
+        let map = try reader(node, "query", ["sql", "watermark", "requires", "decompress"])
         let sqlNode = try map.required("sql")
         let sql = try map.string(sqlNode, "sql")
         let normalized = sql.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
@@ -190,7 +190,14 @@ private struct DescriptorDecoder {
         if let node = map.optional("watermark") { watermark = try map.string(node, "watermark") }
         var requires: [String] = []
         if let node = map.optional("requires") { requires = try map.strings(node, "requires").map(\.0) }
-        return SQLQuery(sql: sql, watermark: watermark, requires: requires)
+        var decompress: [String: Compression] = [:]
+        if let node = map.optional("decompress") {
+            guard case .mapping(let entries) = node.kind, !entries.isEmpty else {
+                throw map.error(node, "decompress must map column names to a compression, e.g. { data: zstd }")
+            }
+            for entry in entries { decompress[entry.key] = try map.choice(entry.value, "decompress.\(entry.key)") }
+        }
+        return SQLQuery(sql: sql, watermark: watermark, requires: requires, decompress: decompress)
     }
 
     func carryRule(_ node: YAMLNode) throws(DescriptorError) -> CarryRule {

@@ -12,9 +12,11 @@ public enum SkipReason {
     public static let duplicate = "duplicate"
     public static let unreadableSource = "unreadable-source"
     public static let badLimitTime = "bad-limit-time"
+    /// A value declared compressed (`decompress`) that does not decompress to text.
+    public static let badCompressedData = "bad-compressed-data"
 
     public static let builtIn: Set<String> = [
         malformedJSON, lineTooLong, documentTooLarge, badTime, badValue, noUsage, zeroUsage, unchangedTotal, duplicate,
-        unreadableSource, badLimitTime,
+        unreadableSource, badLimitTime, badCompressedData,
     ]
 }

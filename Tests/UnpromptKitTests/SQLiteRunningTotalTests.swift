@@ -18,7 +18,7 @@ final class SQLiteRunningTotalTests: XCTestCase {
     }
 
     func database(_ statements: String) throws -> String {
-        let path = dir + "/crush.db"
+        let path = dir + "/tool.db"
         let database = try Database(path: path, options: [.readWrite, .create])
         try database.execute(statements)
         return path
@@ -61,5 +61,32 @@ final class SQLiteRunningTotalTests: XCTestCase {
         let fresh = try reader.read(path: path, sourceKey: "k", from: 0, state: SourceState())
         XCTAssertEqual(fresh.events.map(\.loggedCost), [0.5, 0.75])
         XCTAssertEqual(Set(fresh.events.compactMap(\.identity)), Set([first.events[1], second.events[0]].compactMap(\.identity)))
+    }
+
+    /// readers/zed.yaml: each save upserts the whole thread; a read after a save counts the growth of
+    /// `cumulative_token_usage`, and a save with no new request counts nothing.
+    func testZedThreadUsageCountsItsGrowthAcrossSaves() throws {
+        func data(_ input: Int, _ output: Int, _ read: Int) -> String {
+            #"'{"version":"0.3.0","model":{"provider":"zed.dev","model":"claude-sonnet-4-5"},"cumulative_token_usage":{"input_tokens":\#(input),"output_tokens":\#(output),"cache_creation_input_tokens":0,"cache_read_input_tokens":\#(read)}}'"#
+        }
+        let path = try database("""
+            CREATE TABLE threads (id TEXT PRIMARY KEY, summary TEXT NOT NULL, updated_at TEXT NOT NULL,
+              data_type TEXT NOT NULL, data BLOB NOT NULL);
+            INSERT INTO threads VALUES ('t', 's', '2026-05-01T10:00:00+00:00', 'json', CAST(\(data(100, 10, 0)) AS BLOB));
+            """)
+        let (reader, _) = try reader("readers/zed.yaml")
+        let first = try reader.read(path: path, sourceKey: "k", from: 0, state: SourceState())
+        XCTAssertEqual(first.events.map(\.counts), [TokenCounts(input: 100, output: 10)])
+
+        let database = try Database(path: path, options: [.readWrite])
+        try database.execute("UPDATE threads SET updated_at = '2026-05-01T10:05:00+00:00', data = CAST(\(data(250, 30, 400)) AS BLOB)")
+        let second = try reader.read(path: path, sourceKey: "k", from: 0, state: first.state)
+        XCTAssertEqual(second.events.map(\.counts), [TokenCounts(input: 150, cacheRead: 400, output: 20)])
+        XCTAssertEqual(second.events.map(\.time), [1_777_629_900_000])
+
+        try database.execute("UPDATE threads SET updated_at = '2026-05-01T10:06:00+00:00'")
+        let third = try reader.read(path: path, sourceKey: "k", from: 0, state: second.state)
+        XCTAssertEqual(third.events, [])
+        XCTAssertEqual(third.skipped, ["unchanged-total": 1])
     }
 }

@@ -143,6 +143,19 @@ final class SourceDiscoveryTests: XCTestCase {
         XCTAssertEqual(found(i), ["r/s/a.jsonl"])
     }
 
+    func testExcludedDirectoriesAreNotEntered() throws {
+        touch("h/Library/deep/x.md")
+        touch("h/code/node_modules/p/x.md")
+        touch("h/code/app/x.md")
+        touch("h/x.md")
+        let i = try input([#"{ root: "\#(dir)/h", glob: "**/x.md", exclude: [Library, "**/node_modules"] }"#])
+        XCTAssertEqual(found(i), ["h/code/app/x.md", "h/x.md"])
+        // Not even listed: an excluded directory that cannot be opened is no problem (root may open it anyway).
+        XCTAssertEqual(chmod(dir + "/h/Library", 0), 0)
+        defer { chmod(dir + "/h/Library", 0o755) }
+        XCTAssertEqual(found(i), ["h/code/app/x.md", "h/x.md"])
+    }
+
     func testMaxDepthLimitsDirectoryLevels() throws {
         touch("m/a.jsonl")
         touch("m/d1/b.jsonl")

@@ -28,6 +28,7 @@ public struct WatchTarget: Sendable {
         self.prefix = prefix.map { Substring($0) }
         descend = { segments in
             if let maxDepth = source.maxDepth, segments.count > maxDepth { return false }
+            if source.exclude.contains(where: { $0.matches(segments) }) { return false }
             return source.glob.mayDescend(into: segments)
         }
         accept = { segments in

@@ -131,6 +131,9 @@ private struct Walker {
             }
             if isDirectory {
                 if let maxDepth = spec.maxDepth, segments.count > maxDepth { continue }
+                // An excluded directory is not entered: nothing below it is a source, and a root such as `~`
+                // holds folders no one should walk (or may list).
+                if spec.exclude.contains(where: { $0.matches(segments) }) { continue }
                 if spec.glob.mayDescend(into: segments) { visit(directory: path, relative: segments) }
             } else if isFile, spec.glob.matches(segments), !spec.exclude.contains(where: { $0.matches(segments) }) {
                 var info = stat()

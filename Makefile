@@ -9,7 +9,7 @@ STATIC = $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib,)
 
 .PHONY: run test bench deps build
 
-## Installs the system libraries (libyaml, SQLite, simdjson) when pkg-config cannot find them.
+## Installs the system libraries (libyaml, SQLite, simdjson, zstd) when pkg-config cannot find them.
 deps:
 	@bash scripts/install-deps.sh
 

@@ -15,6 +15,10 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        // zstd frames kept in database columns (Zed's threads), for `decompress: zstd`.
+        .systemLibrary(
+            name: "CZstd", pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
         // simdjson is C++: the system library gives headers and link flags through pkg-config,
         // and CSimdJSON wraps it in a small extern "C" API that Swift can import.
         .systemLibrary(
@@ -29,7 +33,7 @@ let package = Package(
             cSettings: [.unsafeFlags(["-O2"])]),
         .target(
             name: "UnpromptKit",
-            dependencies: ["CYAML", "CSQLite", "CSimdJSON", "CByteScan"]),
+            dependencies: ["CYAML", "CSQLite", "CZstd", "CSimdJSON", "CByteScan"]),
         .executableTarget(
             name: "unprompt-scan",
             dependencies: ["UnpromptKit"]),

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Installs what the build needs when it is missing: pkg-config, libyaml, SQLite and simdjson headers.
+# Installs what the build needs when it is missing: pkg-config, libyaml, SQLite, simdjson and zstd headers.
 # Debian/Ubuntu use apt-get (as root, or through sudo); macOS uses Homebrew.
 set -euo pipefail
 
-modules=(yaml-0.1 sqlite3 simdjson)
+modules=(yaml-0.1 sqlite3 simdjson libzstd)
 missing=0
 command -v pkg-config >/dev/null 2>&1 || missing=1
 if [ "$missing" = 0 ]; then
@@ -16,13 +16,13 @@ case "$(uname -s)" in
     sudo=""
     [ "$(id -u)" = 0 ] || sudo="sudo"
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq pkg-config libyaml-dev libsqlite3-dev libsimdjson-dev
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq pkg-config libyaml-dev libsqlite3-dev libsimdjson-dev libzstd-dev
     ;;
   Darwin)
-    brew install pkg-config libyaml sqlite simdjson
+    brew install pkg-config libyaml sqlite simdjson zstd
     ;;
   *)
-    echo "install pkg-config, libyaml, sqlite3 and simdjson development files, then retry" >&2
+    echo "install pkg-config, libyaml, sqlite3, simdjson and zstd development files, then retry" >&2
     exit 1
     ;;
 esac

@@ -39,6 +39,7 @@ enum DryRunCommand {
             ("events", .int(report.totals.events)),
             ("skipped", .object(report.skipped.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
             ("totals", CountsFormat.json(report.totals.total)),
+            ("loggedCost", .number(CostFormat.rounded(report.totals.loggedCost))),
             ("byModel", .object(report.totals.byModel.sorted { $0.key < $1.key }.map { ($0.key, CountsFormat.json($0.value)) })),
             ("byDay", .object(report.totals.byDay.sorted { $0.key < $1.key }.map { (CivilDate.dateString(ofDay: $0.key), CountsFormat.json($0.value)) })),
             ("limits", .array(report.latestLimits.map(LimitFormat.json))),
@@ -76,6 +77,9 @@ enum DryRunCommand {
             }
         }
         lines += table.render().map { "  " + $0 }
+        if report.totals.loggedCost != 0 {
+            lines.append("  cost logged by the tool: $\(CostFormat.text(report.totals.loggedCost))")
+        }
         if report.limitSamples > 0 {
             lines.append("  limits (\(CountsFormat.grouped(report.limitSamples)) samples; latest per window):")
             for sample in report.latestLimits { lines.append("    " + LimitFormat.text(sample)) }

@@ -10,6 +10,14 @@ struct FixtureCase: CustomTestStringConvertible, Sendable {
 
     var testDescription: String { "\(tool)/\(name)" }
 
+    /// The zone the case is read in (`TZ`): UTC, unless the case names one in a file `TZ`, for logs that
+    /// write local times without a zone. Never the machine's own zone, so a case reads the same everywhere.
+    func timeZone() throws -> String {
+        let file = directory + "/TZ"
+        guard FileManager.default.fileExists(atPath: file) else { return "UTC" }
+        return try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Every case, found by walking the folders: adding a case never edits Swift.
     static var all: [FixtureCase] {
         let manager = FileManager.default
@@ -40,7 +48,8 @@ func listing(_ directory: String) -> [String] {
 @Test(arguments: FixtureCase.all)
 func fixtureCaseMatchesExpected(_ fixture: FixtureCase) throws {
     let root = try FixtureDatabases.prepared(fixture.directory)
-    let output = try Binary.run(["--dry-run", "--reader", fixture.tool, "--root", root, "--json"])
+    let output = try Binary.run(
+        ["--dry-run", "--reader", fixture.tool, "--root", root, "--json"], environment: ["TZ": try fixture.timeZone()])
     #expect(output.status == 0, "exit \(output.status): \(output.stderr)")
     let report = try #require(try JSONTree(parsing: output.stdout)["readers"].flatMap { tree -> JSONTree? in
         if case .array(let readers) = tree, readers.count == 1 { return readers[0] }

@@ -159,6 +159,32 @@ struct ChangeWatcherTests {
         #expect(watcher.wait(timeout: Self.deadline))
     }
 
+    /// A source list: the list file itself and each directory it names are watched, nothing else.
+    @Test(arguments: Backend.allCases) func aSourceListsFileAndDirectoriesMatter(_ backend: Backend) throws {
+        let descriptor = try DescriptorLoader.load(
+            text: """
+                schema: 1
+                id: t
+                name: T
+                inputs:
+                  - format: jsonl
+                    sources: [{ root: "${TOOL_HOME}", list: { file: projects.json, paths: 'projects[].dir' }, glob: "*.jsonl" }]
+                    records:
+                      - { name: r, time: ts, tokens: { input: in }, counting: { input_includes_cache: false, output_includes_reasoning: true } }
+                """, file: "t.yaml")
+        try write("home/projects.json", #"{"projects": [{"dir": "p"}, {"dir": "\#(directory)/q"}]}"#)
+        let targets = WatchTarget.targets(for: [descriptor], environment: ["TOOL_HOME": directory + "/home"], home: "/nonexistent")
+        #expect(targets.map(\.directory) == [directory + "/home", directory + "/home/p", directory + "/q"])
+        let watcher = watcher(backend, targets: targets)
+        try write("home/notes.txt")
+        #expect(!watcher.wait(timeout: 0.3), "another file beside the list is no change")
+        try write("q/session.jsonl")
+        #expect(watcher.wait(timeout: Self.deadline), "a file in a listed directory")
+        drain(watcher)
+        try write("home/projects.json", #"{"projects": []}"#)
+        #expect(watcher.wait(timeout: Self.deadline), "the list itself")
+    }
+
     @Test(arguments: Backend.allCases) func stopEndsAWaitAndEveryLaterOne(_ backend: Backend) throws {
         let watcher = watcher(backend)
         let clock = ContinuousClock()

@@ -282,6 +282,52 @@ final class DescriptorLoaderTests: XCTestCase {
             "max_depth must be a whole number from 1 to 64")
     }
 
+    // MARK: Source lists
+
+    func testSourceListLoads() throws {
+        let text = inserting(["        list: { file: data/projects.json, paths: 'projects[].data_dir' }"], after: 8)
+        let list = try XCTUnwrap(DescriptorLoader.load(text: text, file: "m.yaml").inputs[0].sources[0].list)
+        XCTAssertEqual(list.file, ["data", "projects.json"])
+        XCTAssertEqual(list.paths.steps.map { $0?.text }, ["projects", "data_dir"])
+        XCTAssertNil(try DescriptorLoader.load(text: Self.minimal, file: "m.yaml").inputs[0].sources[0].list)
+    }
+
+    func testListPathShapes() throws {
+        func steps(_ text: String) throws -> [String?] { try ListPath.parse(text).get().steps.map { $0?.text } }
+        XCTAssertEqual(try steps("[]"), [nil, nil], "the document is an array of names")
+        XCTAssertEqual(try steps("dirs[]"), ["dirs", nil])
+        XCTAssertEqual(try steps("a[].b[].c"), ["a", "b", "c"])
+        XCTAssertEqual(try steps("one.dir"), ["one.dir"], "a single name")
+        XCTAssertEqual(try steps("[][]"), [nil, nil, nil])
+    }
+
+    func testBadListPathPointsAtTheCharacter() {
+        assertError(
+            inserting(["        list:", "          file: p.json", "          paths: projects[]data_dir"], after: 8),
+            line: 11, column: 28, "bad list path 'projects[]data_dir': expected '.' or '[]' after '[]'")
+        assertError(
+            inserting(["        list: { file: p.json, paths: 'a[].' }"], after: 8), line: 9, column: 38,
+            "path ends with '.'")
+        assertError(
+            inserting(["        list: { file: p.json, paths: '' }"], after: 8), line: 9, column: 38, "empty path")
+        assertError(
+            inserting(["        list: { file: p.json, paths: a..b }"], after: 8), line: 9, column: 40, "empty key in path")
+    }
+
+    func testBadListFile() {
+        for file in ["/etc/p.json", "a/../p.json", "a//p.json", "./p.json"] {
+            assertError(
+                inserting(["        list: { file: \(file), paths: 'dirs[]' }"], after: 8), line: 9, column: 23,
+                "list.file must be a path below the root")
+        }
+        assertError(
+            inserting(["        list: { file: p.json, path: 'dirs[]' }"], after: 8), line: 9, column: 31,
+            "unknown key 'path' in list; expected one of: file, paths")
+        assertError(
+            inserting(["        list: { paths: 'dirs[]' }"], after: 8), line: 9, column: 15,
+            "list is missing the required key 'file'")
+    }
+
     func testQuotedBooleanIsNotABoolean() {
         assertError(
             inserting(["        estimated: \"yes\""], after: 11), line: 12, column: 20, "estimated must be true or false")

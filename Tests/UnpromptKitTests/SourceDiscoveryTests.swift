@@ -143,6 +143,19 @@ final class SourceDiscoveryTests: XCTestCase {
         XCTAssertEqual(found(i), ["r/s/a.jsonl"])
     }
 
+    func testExcludedDirectoriesAreNotEntered() throws {
+        touch("h/Library/deep/x.md")
+        touch("h/code/node_modules/p/x.md")
+        touch("h/code/app/x.md")
+        touch("h/x.md")
+        let i = try input([#"{ root: "\#(dir)/h", glob: "**/x.md", exclude: [Library, "**/node_modules"] }"#])
+        XCTAssertEqual(found(i), ["h/code/app/x.md", "h/x.md"])
+        // Not even listed: an excluded directory that cannot be opened is no problem (root may open it anyway).
+        XCTAssertEqual(chmod(dir + "/h/Library", 0), 0)
+        defer { chmod(dir + "/h/Library", 0o755) }
+        XCTAssertEqual(found(i), ["h/code/app/x.md", "h/x.md"])
+    }
+
     func testMaxDepthLimitsDirectoryLevels() throws {
         touch("m/a.jsonl")
         touch("m/d1/b.jsonl")
@@ -159,6 +172,88 @@ final class SourceDiscoveryTests: XCTestCase {
             #"{ root: "~/.claude", glob: "projects/**/*.jsonl" }"#,
         ])
         XCTAssertEqual(found(i, rootOverride: dir + "/override/"), ["override/projects/a.jsonl"])
+    }
+
+    func write(_ relative: String, _ text: String) {
+        let path = dir + "/" + relative
+        try? FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+    }
+
+    static let listSource =
+        #"{ root: "~/.local/share/crush", list: { file: projects.json, paths: 'projects[].data_dir' }, glob: crush.db }"#
+
+    /// A source list names directories anywhere (absolute, or relative to the list file); the glob applies
+    /// below each, never below the root itself; names that lead nowhere find nothing, silently.
+    func testSourceListNamesTheDirectoriesToSearch() throws {
+        touch("work/a/.crush/crush.db")
+        touch("work/b/.crush/crush.db")
+        touch("work/b/.crush/other.db")
+        touch("work/unlisted/.crush/crush.db")
+        touch("home/.local/share/crush/crush.db")
+        touch("home/.local/share/crush/rel/.crush/crush.db")
+        write(
+            "home/.local/share/crush/projects.json",
+            """
+            {"projects": [
+              {"path": "x", "data_dir": "\(dir)/work/b/.crush", "last_accessed": "2026-01-01T00:00:00Z"},
+              {"path": "y", "data_dir": "\(dir)/work/a/.crush/"},
+              {"path": "z", "data_dir": "\(dir)/work/deleted/.crush"},
+              {"path": "w", "data_dir": "rel/.crush"},
+              {"path": "v", "data_dir": null},
+              {"path": "u"},
+              {"path": "t", "data_dir": ""}
+            ]}
+            """)
+        let i = try input([Self.listSource])
+        XCTAssertEqual(found(i), [
+            "home/.local/share/crush/rel/.crush/crush.db", "work/a/.crush/crush.db", "work/b/.crush/crush.db",
+        ])
+    }
+
+    func testSourceListNamesOneFileOnceAndFollowsRootOverride() throws {
+        touch("case/p/.crush/crush.db")
+        write("case/projects.json", #"{"projects": [{"data_dir": "p/.crush"}, {"data_dir": "p/../p/.crush"}]}"#)
+        let i = try input([Self.listSource])
+        XCTAssertEqual(found(i, rootOverride: dir + "/case"), ["case/p/.crush/crush.db"])
+        XCTAssertEqual(found(i), [], "no list file: nothing, and no problem")
+    }
+
+    func testSourceListWithNestedArraysAndATopLevelArray() throws {
+        touch("d1/s.db")
+        touch("d2/s.db")
+        touch("d3/s.db")
+        write("l/nested.json", #"{"groups": [{"dirs": ["\#(dir)/d1", "\#(dir)/d2"]}, {"dirs": []}, {"dirs": "not an array"}]}"#)
+        write("l/top.json", #"["\#(dir)/d3"]"#)
+        let nested = try input([#"{ root: "\#(dir)/l", list: { file: nested.json, paths: 'groups[].dirs[]' }, glob: s.db }"#])
+        XCTAssertEqual(found(nested), ["d1/s.db", "d2/s.db"])
+        let top = try input([#"{ root: "\#(dir)/l", list: { file: top.json, paths: '[]' }, glob: s.db }"#])
+        XCTAssertEqual(found(top), ["d3/s.db"])
+    }
+
+    /// A list that is not JSON, names a directory with something other than a string, or cannot be read is
+    /// reported, without its path or content, and names nothing.
+    func testBadSourceListsAreReportedWithoutPaths() throws {
+        touch("d/crush.db")
+        let i = try input([
+            #"{ root: "\#(dir)/CANARY-l", list: { file: projects.json, paths: 'projects[].data_dir' }, glob: crush.db }"#
+        ])
+        func problems() -> [String] {
+            let (sources, problems) = SourceDiscovery(environment: [:], home: dir).sources(for: i)
+            XCTAssertEqual(sources.count, 0)
+            return problems.map(\.reason)
+        }
+        write("CANARY-l/projects.json", #"{"projects": [{"data_dir": "\#(dir)/d"}"#)
+        XCTAssertEqual(problems().count, 1)
+        XCTAssertTrue(problems()[0].hasPrefix("a source list is not valid JSON"), problems()[0])
+        write("CANARY-l/projects.json", #"{"projects": [{"data_dir": "\#(dir)/d"}, {"data_dir": 7}]}"#)
+        XCTAssertEqual(problems(), ["a source list names a directory with a value that is not a string"])
+        try FileManager.default.removeItem(atPath: dir + "/CANARY-l/projects.json")
+        try FileManager.default.createDirectory(atPath: dir + "/CANARY-l/projects.json", withIntermediateDirectories: true)
+        XCTAssertEqual(problems().count, 1)
+        XCTAssertTrue(problems()[0].hasPrefix("cannot read a source list: "), problems()[0])
+        XCTAssertFalse(problems().joined().contains("CANARY"))
     }
 
     func testMissingRootIsNotAProblem() throws {

@@ -5,6 +5,8 @@ public struct UsageTotals: Sendable, Equatable {
     /// Keyed by days since 1970-01-01 (UTC).
     public var byDay: [Int64: TokenCounts] = [:]
     public var events = 0
+    /// The sum of the costs the tools logged themselves (USD), for events that carry one.
+    public var loggedCost = 0.0
 
     public init() {}
 
@@ -13,6 +15,7 @@ public struct UsageTotals: Sendable, Equatable {
         byModel[event.model, default: .zero] += event.counts
         byDay[CivilDate.day(ofMilliseconds: event.time), default: .zero] += event.counts
         events += 1
+        loggedCost += event.loggedCost ?? 0
     }
 
     public mutating func remove(_ event: TokenEvent) {
@@ -22,5 +25,6 @@ public struct UsageTotals: Sendable, Equatable {
         if byModel[event.model] == .zero { byModel[event.model] = nil }
         if byDay[CivilDate.day(ofMilliseconds: event.time)] == .zero { byDay[CivilDate.day(ofMilliseconds: event.time)] = nil }
         events -= 1
+        loggedCost -= event.loggedCost ?? 0
     }
 }

@@ -51,7 +51,59 @@ public struct SourceSpec: Sendable {
     public let exclude: [Glob]
     /// The deepest directory level below the root that is searched (for roots such as `~` that hold everything).
     public let maxDepth: Int?
+    /// When set, the glob is applied below each directory this JSON file names, not below the root.
+    public let list: SourceList?
     public let mark: SourceMark
+}
+
+/// A JSON file, below a source's root, that names the directories to search (Crush keeps its projects in
+/// `projects.json`): the tool's own list, where no glob could find them.
+public struct SourceList: Sendable {
+    /// The file's path below the root, as segments.
+    public let file: [String]
+    /// Where the directory names are in it.
+    public let paths: ListPath
+}
+
+/// A field path in which `[]` stands for every element of an array: `projects[].data_dir` is the
+/// `data_dir` of each element of `projects`.
+public struct ListPath: Sendable {
+    /// The paths between the `[]`s, in order; nil where two `[]` meet or at an end (the value itself).
+    public let steps: [FieldPath?]
+    public let text: String
+
+    /// Parses `text`; on failure returns the 0-based character offset of the problem and what was expected.
+    public static func parse(_ text: String) -> Result<ListPath, FieldPathError> {
+        var steps: [FieldPath?] = []
+        var offset = 0
+        let parts = text.components(separatedBy: "[]")
+        for (index, part) in parts.enumerated() {
+            defer { offset += part.count + 2 }
+            var path = Substring(part)
+            if index > 0, !path.isEmpty {
+                guard path.hasPrefix(".") else {
+                    return .failure(FieldPathError(offset: offset, message: "expected '.' or '[]' after '[]'"))
+                }
+                path = path.dropFirst()
+            }
+            if path.isEmpty {
+                if index > 0, part == "." { return .failure(FieldPathError(offset: offset, message: "path ends with '.'")) }
+                steps.append(nil)
+                continue
+            }
+            switch FieldPath.parse(String(path)) {
+            case .success(let parsed):
+                if parsed.fromRoot { return .failure(FieldPathError(offset: offset, message: "'^' has no meaning in a list path")) }
+                steps.append(parsed)
+            case .failure(let problem):
+                return .failure(FieldPathError(offset: offset + (part.count - path.count) + problem.offset, message: problem.message))
+            }
+        }
+        if steps.allSatisfy({ $0 == nil }) && parts.count == 1 {
+            return .failure(FieldPathError(offset: 0, message: "empty path"))
+        }
+        return .success(ListPath(steps: steps, text: text))
+    }
 }
 
 /// A condition on a record: the value at `path` equals one of `anyOf`; or (with `anyOf` empty) is present
@@ -112,6 +164,10 @@ public struct CarryRule: Sendable {
 }
 
 public struct TokenSpec: Sendable {
+    /// No field: the record of a tool that logs only a cost.
+    static let none = TokenSpec(
+        input: nil, output: nil, cacheRead: nil, cacheWrite: nil, cacheWrite5m: nil, cacheWrite1h: nil, reasoning: nil)
+
     public let input: ValueSpec?
     public let output: ValueSpec?
     public let cacheRead: ValueSpec?
@@ -152,6 +208,8 @@ public struct CumulativeSpec: Sendable {
     public let key: [ValueSpec]
     /// Where the same token fields hold a per-record delta, used when the totals go backwards or are absent.
     public let fallbackAt: FieldPath?
+    /// The record's logged `cost` is a running total too, so each record's cost is its growth.
+    public let cost: Bool
 }
 
 public enum IdentityScope: String, Sendable, CaseIterable {
@@ -189,6 +247,7 @@ public struct RecordRule: Sendable {
     public let time: TimeSpec
     public let model: ValueSpec?
     public let tokensAt: FieldPath?
+    /// Every field nil for a record that logs only a cost (`isCostOnly`).
     public let tokens: TokenSpec
     public let counting: CountingRules
     public let cumulative: CumulativeSpec?
@@ -230,6 +289,13 @@ public struct SQLQuery: Sendable {
     /// Tables the query needs: a database without one of them is not read with this variant (and one that
     /// no variant fits has nothing for this input).
     public let requires: [String]
+    /// Columns whose BLOB values are compressed text, with how (Zed keeps its threads' JSON as zstd).
+    public let decompress: [String: Compression]
+}
+
+/// How a column's bytes are compressed.
+public enum Compression: String, Sendable, CaseIterable {
+    case zstd
 }
 
 /// A `text` input's line pattern. A line that matches becomes a record whose fields are the pattern's

@@ -143,7 +143,7 @@ private struct DescriptorDecoder {
     }
 
     func source(_ node: YAMLNode) throws(DescriptorError) -> SourceSpec {
-        let map = try reader(node, "a source", ["root", "glob", "exclude", "max_depth"])
+        let map = try reader(node, "a source", ["root", "glob", "exclude", "max_depth", "list"])
         let rootNode = try map.required("root")
         let root = try map.string(rootNode, "root")
         if root.isEmpty { throw map.error(rootNode, "root must not be empty") }
@@ -155,7 +155,27 @@ private struct DescriptorDecoder {
         }
         var maxDepth: Int?
         if let node = map.optional("max_depth") { maxDepth = try map.integer(node, "max_depth", range: 1...64) }
-        return SourceSpec(root: root, glob: glob, exclude: exclude, maxDepth: maxDepth, mark: node.mark)
+        let list = try map.optional("list").map { (n) throws(DescriptorError) in try sourceList(n) }
+        return SourceSpec(root: root, glob: glob, exclude: exclude, maxDepth: maxDepth, list: list, mark: node.mark)
+    }
+
+    func sourceList(_ node: YAMLNode) throws(DescriptorError) -> SourceList {
+        let map = try reader(node, "list", ["file", "paths"])
+        let fileNode = try map.required("file")
+        let listFile = try map.string(fileNode, "list.file")
+        let segments = listFile.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if listFile.hasPrefix("/") || segments.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) {
+            throw map.error(fileNode, "list.file must be a path below the root, without empty, '.' or '..' segments")
+        }
+        let pathsNode = try map.required("paths")
+        let text = try map.string(pathsNode, "list.paths")
+        switch ListPath.parse(text) {
+        case .success(let paths): return SourceList(file: segments, paths: paths)
+        case .failure(let problem):
+            throw DescriptorError(
+                file: file, mark: markInside(pathsNode, offset: problem.offset),
+                message: "bad list path '\(text)': \(problem.message)")
+        }
     }
 
     func textPatterns(_ node: YAMLNode, _ parent: MappingReader) throws(DescriptorError) -> [TextPattern] {
@@ -171,7 +191,7 @@ private struct DescriptorDecoder {
     }
 
     func sqlQuery(_ node: YAMLNode) throws(DescriptorError) -> SQLQuery {
-        let map = try reader(node, "query", ["sql", "watermark", "requires"])
+        let map = try reader(node, "query", ["sql", "watermark", "requires", "decompress"])
         let sqlNode = try map.required("sql")
         let sql = try map.string(sqlNode, "sql")
         let normalized = sql.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
@@ -182,7 +202,14 @@ private struct DescriptorDecoder {
         if let node = map.optional("watermark") { watermark = try map.string(node, "watermark") }
         var requires: [String] = []
         if let node = map.optional("requires") { requires = try map.strings(node, "requires").map(\.0) }
-        return SQLQuery(sql: sql, watermark: watermark, requires: requires)
+        var decompress: [String: Compression] = [:]
+        if let node = map.optional("decompress") {
+            guard case .mapping(let entries) = node.kind, !entries.isEmpty else {
+                throw map.error(node, "decompress must map column names to a compression, e.g. { data: zstd }")
+            }
+            for entry in entries { decompress[entry.key] = try map.choice(entry.value, "decompress.\(entry.key)") }
+        }
+        return SQLQuery(sql: sql, watermark: watermark, requires: requires, decompress: decompress)
     }
 
     func carryRule(_ node: YAMLNode) throws(DescriptorError) -> CarryRule {
@@ -277,10 +304,17 @@ private struct DescriptorDecoder {
         if let node = map.optional("tokens_at") {
             tokensAt = try map.fieldPath(try map.string(node, "tokens_at"), at: node, "tokens_at")
         }
-        let tokens = try tokenSpec(try map.required("tokens"))
+        // A tool that logs only a cost (Crush) gives `cost` and no `tokens`.
+        let tokens = map.optional("cost") != nil && map.optional("tokens") == nil
+            ? TokenSpec.none : try tokenSpec(try map.required("tokens"))
         let counting = try countingRules(try map.required("counting"))
         var cumulative: CumulativeSpec?
-        if let node = map.optional("cumulative") { cumulative = try cumulativeSpec(node) }
+        if let node = map.optional("cumulative") {
+            cumulative = try cumulativeSpec(node)
+            if cumulative!.cost, map.optional("cost") == nil {
+                throw map.error(node, "cumulative.cost says the record's cost is a running total, but the record has no cost")
+            }
+        }
         var identity: IdentitySpec?
         if let node = map.optional("identity") { identity = try identitySpec(node) }
         let cost = try map.optional("cost").map { (n) throws(DescriptorError) in try value(n, "cost") }
@@ -361,14 +395,15 @@ private struct DescriptorDecoder {
     }
 
     func cumulativeSpec(_ node: YAMLNode) throws(DescriptorError) -> CumulativeSpec {
-        let map = try reader(node, "cumulative", ["key", "fallback_at"])
+        let map = try reader(node, "cumulative", ["key", "fallback_at", "cost"])
         var key: [ValueSpec] = []
         if let node = map.optional("key") { key = try valueList(node, "cumulative.key", map) }
         var fallback: FieldPath?
         if let node = map.optional("fallback_at") {
             fallback = try map.fieldPath(try map.string(node, "fallback_at"), at: node, "cumulative.fallback_at")
         }
-        return CumulativeSpec(key: key, fallbackAt: fallback)
+        let cost = try map.optional("cost").map { (n) throws(DescriptorError) in try map.bool(n, "cumulative.cost") } ?? false
+        return CumulativeSpec(key: key, fallbackAt: fallback, cost: cost)
     }
 
     func identitySpec(_ node: YAMLNode) throws(DescriptorError) -> IdentitySpec {

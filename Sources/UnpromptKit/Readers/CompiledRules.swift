@@ -225,6 +225,10 @@ final class CompiledRecord {
     let counting: CountingRules
     let countingConditions: (input: [CompiledCondition], reasoning: [CompiledCondition])
     let cumulative: Bool
+    /// The logged cost is a running total (`cumulative.cost`).
+    let cumulativeCost: Bool
+    /// The record logs only a cost: no token field.
+    let costOnly: Bool
     let cumulativeKey: [CompiledValue]
     let identityKey: [CompiledValue]
     let identityFallback: [CompiledValue]
@@ -254,6 +258,9 @@ final class CompiledRecord {
         }
         countingConditions = (conditions(rule.counting.inputIncludesCache), conditions(rule.counting.outputIncludesReasoning))
         cumulative = rule.cumulative != nil
+        cumulativeCost = rule.cumulative?.cost ?? false
+        costOnly = [tokens.input, tokens.output, tokens.cacheRead, tokens.cacheWrite, tokens.cacheWrite5m, tokens.cacheWrite1h,
+            tokens.reasoning].allSatisfy { $0 == nil }
         cumulativeKey = (rule.cumulative?.key ?? []).map { compiler.value($0, scope: scope) }
         identityKey = (rule.identity?.key ?? []).map { compiler.value($0, scope: scope) }
         identityFallback = (rule.identity?.fallback ?? []).map { compiler.value($0, scope: scope) }

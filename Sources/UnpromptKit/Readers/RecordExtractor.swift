@@ -144,6 +144,15 @@ struct RecordExtractor {
             result.skip(SkipReason.badValue, line: line, problem: true)
             return
         }
+        var cost = rule.cost?.resolve(in: context)
+        // A cost that stands for the usage (a cost-only record, a running cost) must be a real amount.
+        if rule.costOnly || rule.cumulativeCost, let found = cost {
+            guard let amount = found.double, amount.isFinite, amount >= 0 else {
+                result.skip(SkipReason.badValue, line: line, problem: true)
+                return
+            }
+            if rule.cumulativeCost { raw.cost = amount }
+        }
         if rule.cumulative {
             let key = rule.cumulativeKey.map { $0.resolve(in: context)?.text ?? "" }.joined(separator: "\u{1F}")
             if raw.isAbsent {
@@ -171,12 +180,14 @@ struct RecordExtractor {
                     raw = raw.minus(previous)
                 }
             }
-        } else if raw.isAbsent {
+        } else if raw.isAbsent, !rule.costOnly || cost == nil {
             result.skip(SkipReason.noUsage, line: line)
             return
         }
         let counts = normalize(raw, rule, context)
-        if counts.isZero {
+        let loggedCost = rule.cumulativeCost ? raw.cost : cost?.double
+        // A cost-only record is usage when it cost something.
+        if counts.isZero, !rule.costOnly || (loggedCost ?? 0) == 0 {
             result.skip(SkipReason.zeroUsage, line: line)
             return
         }
@@ -185,7 +196,7 @@ struct RecordExtractor {
         result.events.append(
             TokenEvent(
                 tool: input.tool, time: time, model: model, counts: counts,
-                loggedCost: rule.cost?.resolve(in: context)?.double, identity: identity.value,
+                loggedCost: loggedCost, identity: identity.value,
                 keep: identity.fromKey ? rule.keep : .first,
                 alias: alias(rule, context), checkAlias: !rule.aliasKey.isEmpty && rule.aliasCheck.allHold(in: context),
                 estimated: rule.estimated))

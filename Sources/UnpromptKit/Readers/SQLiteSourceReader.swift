@@ -21,8 +21,13 @@ import Foundation
 ///   caller keeps nothing of the read.
 /// - Columns become fields: integers and reals as numbers, text as strings, BLOBs as strings when they are
 ///   UTF-8 text (JSON kept in a BLOB) and null otherwise, NULL as null.
+/// - A BLOB in a column the query names in `decompress` is decompressed first, and must give UTF-8 text of
+///   at most `maxDecompressedBytes`; a row where it does not is skipped and counted (`bad-compressed-data`,
+///   `document-too-large`), never read as empty. Other values of such a column are taken as they are, so the
+///   SQL can pass rows stored uncompressed as text.
 final class SQLiteSourceReader: SourceReader {
     static let busyTimeoutMilliseconds: Int32 = 2000
+    static let maxDecompressedBytes = 64 << 20
 
     private let input: CompiledInput
     private let timeZone: TimeZone
@@ -80,7 +85,13 @@ final class SQLiteSourceReader: SourceReader {
                 if let column = watermarkColumn, let mark = Self.watermark(row.values[column]), highest.map({ $0 < mark }) ?? true {
                     highest = mark
                 }
-                let record = Self.record(names, row)
+                let record: [UInt8]
+                do throws(RowSkip) {
+                    record = try Self.record(names, row, decompress: query.decompress)
+                } catch {
+                    result.skip(error.reason, line: rowNumber, problem: true)
+                    return
+                }
                 do {
                     let root = try record.withUnsafeBytes { bytes throws(JSONParseError) in try parser.parse(copying: bytes) }
                     parser.extract(input.rootPaths, in: root)
@@ -94,12 +105,30 @@ final class SQLiteSourceReader: SourceReader {
         }
     }
 
+    /// A row whose compressed column could not be read, with the skip reason.
+    struct RowSkip: Error {
+        let reason: String
+    }
+
     /// A row as a JSON object, one field per column.
-    static func record(_ names: [String], _ row: Statement.Row) -> [UInt8] {
+    static func record(_ names: [String], _ row: Statement.Row, decompress: [String: Compression] = [:]) throws(RowSkip)
+        -> [UInt8]
+    {
         var json = JSONText()
         json.open()
         for (name, value) in zip(names, row.values) {
             switch value {
+            case .blob(let v) where decompress[name] == .zstd:
+                let text: [UInt8]
+                do {
+                    text = try Zstd.decompress(v, limit: maxDecompressedBytes)
+                } catch {
+                    throw RowSkip(reason: error.tooLarge ? SkipReason.documentTooLarge : SkipReason.badCompressedData)
+                }
+                guard let string = String(validating: text, as: UTF8.self) else {
+                    throw RowSkip(reason: SkipReason.badCompressedData)
+                }
+                json.field(name, string: string)
             case .integer(let v): json.field(name, number: String(v))
             case .real(let v) where v.isFinite: json.field(name, number: "\(v)")
             case .text(let v): json.field(name, string: v)

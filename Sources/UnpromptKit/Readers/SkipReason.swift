@@ -13,9 +13,11 @@ public enum SkipReason {
     public static let unreadableSource = "unreadable-source"
     public static let badLimitTime = "bad-limit-time"
     public static let malformedSibling = "malformed-sibling"
+    /// A value declared compressed (`decompress`) that does not decompress to text.
+    public static let badCompressedData = "bad-compressed-data"
 
     public static let builtIn: Set<String> = [
         malformedJSON, lineTooLong, documentTooLarge, badTime, badValue, noUsage, zeroUsage, unchangedTotal, duplicate,
-        unreadableSource, badLimitTime, malformedSibling,
+        unreadableSource, badLimitTime, malformedSibling, badCompressedData,
     ]
 }

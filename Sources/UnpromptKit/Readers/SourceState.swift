@@ -20,17 +20,19 @@ public struct RawTokens: Sendable, Equatable, Codable {
     public var cacheWrite5m: Int64?
     public var cacheWrite1h: Int64?
     public var reasoning: Int64?
+    /// A logged cost in USD, when it is a running total beside the counts (`cumulative.cost`).
+    public var cost: Double?
 
     public init() {}
 
     var fields: [Int64?] { [input, output, cacheRead, cacheWrite, cacheWrite5m, cacheWrite1h, reasoning] }
 
-    var isAbsent: Bool { fields.allSatisfy { $0 == nil } }
-    var isZero: Bool { fields.allSatisfy { ($0 ?? 0) == 0 } }
+    var isAbsent: Bool { fields.allSatisfy { $0 == nil } && cost == nil }
+    var isZero: Bool { fields.allSatisfy { ($0 ?? 0) == 0 } && (cost ?? 0) == 0 }
 
     /// True when any field is smaller than in `previous`: the counter was reset.
     func wentBackwards(from previous: RawTokens) -> Bool {
-        zip(fields, previous.fields).contains { ($0 ?? 0) < ($1 ?? 0) }
+        zip(fields, previous.fields).contains { ($0 ?? 0) < ($1 ?? 0) } || (cost ?? 0) < (previous.cost ?? 0)
     }
 
     func minus(_ previous: RawTokens) -> RawTokens {
@@ -43,6 +45,7 @@ public struct RawTokens: Sendable, Equatable, Codable {
         delta.cacheWrite5m = d(cacheWrite5m, previous.cacheWrite5m)
         delta.cacheWrite1h = d(cacheWrite1h, previous.cacheWrite1h)
         delta.reasoning = d(reasoning, previous.reasoning)
+        delta.cost = cost.map { $0 - (previous.cost ?? 0) }
         return delta
     }
 }

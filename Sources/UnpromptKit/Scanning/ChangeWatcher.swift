@@ -29,6 +29,7 @@ public struct WatchTarget: Sendable {
         self.prefix = prefix.map { Substring($0) }
         descend = { segments in
             if let maxDepth = source.maxDepth, segments.count > maxDepth { return false }
+            if source.exclude.contains(where: { $0.matches(segments) }) { return false }
             return source.glob.mayDescend(into: segments)
         }
         accept = { segments in
@@ -36,6 +37,16 @@ public struct WatchTarget: Sendable {
             if writeAheadLog, let last = segments.last, last.hasSuffix("-wal") { segments[segments.count - 1] = last.dropLast(4) }
             return source.glob.matches(segments) && !source.exclude.contains { $0.matches(segments) }
         }
+    }
+
+    /// A source's list file (`SourceList`), below `root`: a change to it may name new directories.
+    init(root: String, listFile: [String]) {
+        let root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
+        let folder = listFile.dropLast()
+        directory = ([root] + folder).joined(separator: "/")
+        prefix = folder.map { Substring($0) }
+        descend = { _ in false }
+        accept = { segments in segments.elementsEqual(listFile) { $0 == $1 } }
     }
 
     /// Every place the descriptors' sources can be, in this environment (`rootOverride` as for `--root`).
@@ -49,10 +60,20 @@ public struct WatchTarget: Sendable {
                 for spec in input.sources {
                     let roots = rootOverride.map { [$0] } ?? RootTemplate.expand(spec.root, environment: environment, home: home)
                     for root in roots {
-                        let target = WatchTarget(root: root, source: spec, writeAheadLog: input.format == .sqlite)
-                        let key = [target.directory, spec.glob.text, spec.maxDepth.map(String.init) ?? "-", "\(input.format)"]
-                            + spec.exclude.map(\.text)
-                        if seen.insert(key.joined(separator: "\u{0}")).inserted { targets.append(target) }
+                        if let list = spec.list {
+                            let target = WatchTarget(root: root, listFile: list.file)
+                            if seen.insert(target.directory + "\u{0}" + list.file.joined(separator: "/")).inserted {
+                                targets.append(target)
+                            }
+                        }
+                        // Directories named by a list file are those it names now; one added later is found
+                        // by the scan its change starts, and watched from the next start.
+                        for directory in SourceDiscovery.searchRoots(spec, root: root).directories {
+                            let target = WatchTarget(root: directory, source: spec, writeAheadLog: input.format == .sqlite)
+                            let key = [target.directory, spec.glob.text, spec.maxDepth.map(String.init) ?? "-", "\(input.format)"]
+                                + spec.exclude.map(\.text)
+                            if seen.insert(key.joined(separator: "\u{0}")).inserted { targets.append(target) }
+                        }
                     }
                 }
             }

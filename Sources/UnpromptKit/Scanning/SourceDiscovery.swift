@@ -12,13 +12,14 @@ public struct DiscoveredSource: Sendable {
 
 /// A directory that exists but could not be listed (or a root that could not be opened). Reported,
 /// never silently treated as empty.
-public struct DiscoveryProblem: Sendable, Equatable {
+public struct DiscoveryProblem: Error, Sendable, Equatable {
     public let reason: String
 }
 
 /// Finds the files a descriptor input names: each root expanded, walked from the glob's fixed prefix, and
 /// matched. A file reached twice (two roots, or a link) is listed once, by device and inode. Symbolic links
-/// to files are followed; links to directories are not, so a walk cannot loop.
+/// to files are followed; links to directories are not, so a walk cannot loop. A source with a `list`
+/// walks each directory its list file names instead of the root (`SourceListReader`).
 public struct SourceDiscovery {
     public let environment: [String: String]
     public let home: String
@@ -38,16 +39,29 @@ public struct SourceDiscovery {
         for spec in input.sources {
             let roots = rootOverride.map { [$0] } ?? RootTemplate.expand(spec.root, environment: environment, home: home)
             for root in roots {
-                var walker = Walker(spec: spec, root: root)
-                walker.walk()
-                problems += walker.problems
-                for source in walker.found where seen.insert([source.device, source.inode]).inserted {
-                    found.append(source)
+                let (directories, listProblems) = Self.searchRoots(spec, root: root)
+                problems += listProblems
+                for directory in directories {
+                    var walker = Walker(spec: spec, root: directory)
+                    walker.walk()
+                    problems += walker.problems
+                    for source in walker.found where seen.insert([source.device, source.inode]).inserted {
+                        found.append(source)
+                    }
                 }
             }
         }
         found.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         return (found, problems)
+    }
+}
+
+extension SourceDiscovery {
+    /// The directories a source's glob applies below, for one expanded root: the root itself, or the
+    /// directories its list file names.
+    static func searchRoots(_ spec: SourceSpec, root: String) -> (directories: [String], problems: [DiscoveryProblem]) {
+        guard let list = spec.list else { return ([root], []) }
+        return SourceListReader.directories(list, root: root)
     }
 }
 
@@ -117,6 +131,9 @@ private struct Walker {
             }
             if isDirectory {
                 if let maxDepth = spec.maxDepth, segments.count > maxDepth { continue }
+                // An excluded directory is not entered: nothing below it is a source, and a root such as `~`
+                // holds folders no one should walk (or may list).
+                if spec.exclude.contains(where: { $0.matches(segments) }) { continue }
                 if spec.glob.mayDescend(into: segments) { visit(directory: path, relative: segments) }
             } else if isFile, spec.glob.matches(segments), !spec.exclude.contains(where: { $0.matches(segments) }) {
                 var info = stat()

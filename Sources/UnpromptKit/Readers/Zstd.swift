@@ -1,0 +1,46 @@
+import Foundation
+internal import CZstd
+
+/// Decompresses zstd data with the system's libzstd. C types stay in this file.
+enum Zstd {
+    /// Why data could not be decompressed.
+    struct Failure: Error, Equatable {
+        /// The result would be larger than the limit (the data itself may be sound).
+        let tooLarge: Bool
+        let message: String
+    }
+
+    /// Every frame in `data`, decompressed and concatenated (as zstd's own tools read concatenated frames;
+    /// a frame need not declare its size). Throws when `data` is empty, is not zstd, is damaged or cut short,
+    /// or would decompress to more than `limit` bytes.
+    static func decompress(_ data: Data, limit: Int) throws(Failure) -> [UInt8] {
+        guard !data.isEmpty else { throw Failure(tooLarge: false, message: "no data") }
+        guard let stream = ZSTD_createDStream() else { fatalError("Zstd: out of memory") }
+        defer { ZSTD_freeDStream(stream) }
+        ZSTD_initDStream(stream)
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: ZSTD_DStreamOutSize())
+        let outcome: Failure? = data.withUnsafeBytes { raw in
+            var input = ZSTD_inBuffer(src: raw.baseAddress, size: raw.count, pos: 0)
+            var pending = 0  // 0 once the last frame is complete and flushed
+            repeat {
+                let (written, hint) = chunk.withUnsafeMutableBytes { buffer in
+                    var out = ZSTD_outBuffer(dst: buffer.baseAddress, size: buffer.count, pos: 0)
+                    let hint = ZSTD_decompressStream(stream, &out, &input)
+                    return (out.pos, hint)
+                }
+                if ZSTD_isError(hint) != 0 {
+                    return Failure(tooLarge: false, message: String(cString: ZSTD_getErrorName(hint)))
+                }
+                if output.count + written > limit { return Failure(tooLarge: true, message: "larger than \(limit) bytes") }
+                output += chunk[..<written]
+                pending = hint
+                // Done when every input byte is in and the decoder had no more output than fitted.
+                if input.pos == input.size && written < chunk.count { break }
+            } while true
+            return pending == 0 ? nil : Failure(tooLarge: false, message: "the data ends inside a frame")
+        }
+        if let outcome { throw outcome }
+        return output
+    }
+}

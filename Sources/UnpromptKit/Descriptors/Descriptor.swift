@@ -105,15 +105,23 @@ public struct CarryRule: Sendable {
     public let set: [(name: String, value: ValueSpec)]
 }
 
+/// One count field: a value, or the sum of several (`{ sum: [input, tool] }`, Gemini's tool-use prompt
+/// billed as input). Absent addends count 0; the field is absent when every addend is.
+public struct CountSpec: Sendable {
+    public let addends: [ValueSpec]
+}
+
 public struct TokenSpec: Sendable {
-    public let input: ValueSpec?
-    public let output: ValueSpec?
-    public let cacheRead: ValueSpec?
+    public let input: CountSpec?
+    public let output: CountSpec?
+    public let cacheRead: CountSpec?
     /// All cache writes, when the tool does not split them by lifetime.
-    public let cacheWrite: ValueSpec?
-    public let cacheWrite5m: ValueSpec?
-    public let cacheWrite1h: ValueSpec?
-    public let reasoning: ValueSpec?
+    public let cacheWrite: CountSpec?
+    public let cacheWrite5m: CountSpec?
+    public let cacheWrite1h: CountSpec?
+    public let reasoning: CountSpec?
+    /// The tool's own total of the other fields, read only to decide `by_total` counting flags.
+    public let total: CountSpec?
 }
 
 /// A counting rule that may depend on the record: a fixed answer, or `when` a condition holds then one
@@ -123,6 +131,11 @@ public enum CountingFlag: Sendable {
     case conditional(when: [Condition], then: Bool, otherwise: Bool)
     /// Input includes the cache unless it is smaller than the cache counts (so it cannot).
     case auto
+    /// Decided record by record by the logged `tokens.total`: the reading of the counts that adds up to it
+    /// wins; `otherwise` when the total is absent or no reading adds up.
+    case byTotal(otherwise: Bool)
+
+    var isByTotal: Bool { if case .byTotal = self { true } else { false } }
 }
 
 public struct CountingRules: Sendable {

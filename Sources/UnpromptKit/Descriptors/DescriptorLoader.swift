@@ -230,9 +230,22 @@ private struct DescriptorDecoder {
             tokensAt = try map.fieldPath(try map.string(node, "tokens_at"), at: node, "tokens_at")
         }
         let tokens = try tokenSpec(try map.required("tokens"))
-        let counting = try countingRules(try map.required("counting"))
+        let countingNode = try map.required("counting")
+        let counting = try countingRules(countingNode)
         var cumulative: CumulativeSpec?
         if let node = map.optional("cumulative") { cumulative = try cumulativeSpec(node) }
+        let byTotal = [counting.inputIncludesCache, counting.outputIncludesReasoning].contains {
+            if case .byTotal = $0 { true } else { false }
+        }
+        if byTotal, tokens.total == nil {
+            throw map.error(countingNode, "a by_total counting flag needs tokens.total")
+        }
+        if byTotal, let node = map.optional("cumulative") {
+            throw map.error(node, "by_total counting flags compare one record's counts with its total, so they cannot be cumulative")
+        }
+        if !byTotal, tokens.total != nil {
+            throw map.error(countingNode, "tokens.total is read only by by_total counting flags; none is given")
+        }
         var identity: IdentitySpec?
         if let node = map.optional("identity") { identity = try identitySpec(node) }
         let cost = try map.optional("cost").map { (n) throws(DescriptorError) in try value(n, "cost") }
@@ -262,18 +275,27 @@ private struct DescriptorDecoder {
 
     func tokenSpec(_ node: YAMLNode) throws(DescriptorError) -> TokenSpec {
         let keys = ["input", "output", "cache_read", "cache_write", "cache_write_5m", "cache_write_1h", "reasoning"]
-        let map = try reader(node, "tokens", keys)
-        func field(_ key: String) throws(DescriptorError) -> ValueSpec? {
-            try map.optional(key).map { (n) throws(DescriptorError) in try value(n, "tokens.\(key)") }
+        let map = try reader(node, "tokens", keys + ["total"])
+        func field(_ key: String) throws(DescriptorError) -> CountSpec? {
+            try map.optional(key).map { (n) throws(DescriptorError) in try count(n, "tokens.\(key)") }
         }
         let spec = TokenSpec(
             input: try field("input"), output: try field("output"), cacheRead: try field("cache_read"),
             cacheWrite: try field("cache_write"), cacheWrite5m: try field("cache_write_5m"),
-            cacheWrite1h: try field("cache_write_1h"), reasoning: try field("reasoning"))
+            cacheWrite1h: try field("cache_write_1h"), reasoning: try field("reasoning"), total: try field("total"))
         if keys.allSatisfy({ map.optional($0) == nil }) {
             throw map.error(node, "tokens must name at least one of: \(keys.joined(separator: ", "))")
         }
         return spec
+    }
+
+    /// A count field: a value, or `{ sum: [value, ...] }`.
+    func count(_ node: YAMLNode, _ what: String) throws(DescriptorError) -> CountSpec {
+        if case .mapping(let entries) = node.kind, entries.contains(where: { $0.key == "sum" }) {
+            let map = try reader(node, what, ["sum"])
+            return CountSpec(addends: try valueList(try map.required("sum"), "\(what).sum", map))
+        }
+        return CountSpec(addends: [try value(node, what)])
     }
 
     func countingRules(_ node: YAMLNode) throws(DescriptorError) -> CountingRules {
@@ -290,6 +312,9 @@ private struct DescriptorDecoder {
             return .auto
         case .scalar:
             return .always(try parent.bool(node, what))
+        case .mapping(let entries) where entries.contains(where: { $0.key == "by_total" }):
+            let map = try reader(node, what, ["by_total"])
+            return .byTotal(otherwise: try map.bool(try map.required("by_total"), "\(what).by_total"))
         case .mapping:
             let map = try reader(node, what, ["when", "then", "else"])
             return .conditional(
@@ -297,7 +322,9 @@ private struct DescriptorDecoder {
                 then: try map.bool(try map.required("then"), "\(what).then"),
                 otherwise: try map.bool(try map.required("else"), "\(what).else"))
         case .sequence:
-            throw parent.error(node, "\(what) must be true, false\(what == "input_includes_cache" ? ", auto" : "") or { when, then, else }")
+            throw parent.error(
+                node,
+                "\(what) must be true, false\(what == "input_includes_cache" ? ", auto" : ""), { when, then, else } or { by_total }")
         }
     }
 

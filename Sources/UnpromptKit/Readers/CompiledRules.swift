@@ -96,8 +96,7 @@ final class RuleCompiler {
 
     /// Token fields, each path placed under `base` when the descriptor gives `tokens_at` or `fallback_at`.
     func tokens(_ spec: TokenSpec, under base: FieldPath?, scope: Scope) -> CompiledTokens {
-        func field(_ value: ValueSpec?) -> CompiledValue? {
-            guard let value else { return nil }
+        func addend(_ value: ValueSpec) -> CompiledValue {
             guard let base else { return self.value(value, scope: scope) }
             let rebased = ValueSpec(
                 alternatives: value.alternatives.map { source in
@@ -107,10 +106,11 @@ final class RuleCompiler {
                 }, pattern: value.pattern, mark: value.mark)
             return self.value(rebased, scope: scope)
         }
+        func field(_ count: CountSpec?) -> [CompiledValue]? { count.map { $0.addends.map(addend) } }
         return CompiledTokens(
             input: field(spec.input), output: field(spec.output), cacheRead: field(spec.cacheRead),
             cacheWrite: field(spec.cacheWrite), cacheWrite5m: field(spec.cacheWrite5m),
-            cacheWrite1h: field(spec.cacheWrite1h), reasoning: field(spec.reasoning))
+            cacheWrite1h: field(spec.cacheWrite1h), reasoning: field(spec.reasoning), total: field(spec.total))
     }
 
     private func slot(for pointer: JSONPointer) -> Int {
@@ -184,12 +184,14 @@ final class CompiledWindow {
     }
 }
 
+/// Each count field as the values whose sum it is (one value unless the descriptor wrote `sum`).
 final class CompiledTokens {
-    let input, output, cacheRead, cacheWrite, cacheWrite5m, cacheWrite1h, reasoning: CompiledValue?
+    let input, output, cacheRead, cacheWrite, cacheWrite5m, cacheWrite1h, reasoning, total: [CompiledValue]?
 
     init(
-        input: CompiledValue?, output: CompiledValue?, cacheRead: CompiledValue?, cacheWrite: CompiledValue?,
-        cacheWrite5m: CompiledValue?, cacheWrite1h: CompiledValue?, reasoning: CompiledValue?
+        input: [CompiledValue]?, output: [CompiledValue]?, cacheRead: [CompiledValue]?, cacheWrite: [CompiledValue]?,
+        cacheWrite5m: [CompiledValue]?, cacheWrite1h: [CompiledValue]?, reasoning: [CompiledValue]?,
+        total: [CompiledValue]?
     ) {
         self.input = input
         self.output = output
@@ -198,6 +200,7 @@ final class CompiledTokens {
         self.cacheWrite5m = cacheWrite5m
         self.cacheWrite1h = cacheWrite1h
         self.reasoning = reasoning
+        self.total = total
     }
 }
 

@@ -20,12 +20,15 @@ public enum Binary {
     }
 
     /// The binary, ready to start with `arguments`: an environment that names no real tool home (plus
-    /// `environment`), the checkout's readers, and no standard input.
+    /// `environment`), the checkout's readers, the UTC zone, and no standard input.
     public static func process(_ arguments: [String], environment: [String: String] = [:]) -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        var base = ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent-home", "UNPROMPT_READERS_DIR": Repository.readers]
+        // TZ is fixed so times written without a zone read the same on every machine.
+        var base = [
+            "PATH": "/usr/bin:/bin", "HOME": "/nonexistent-home", "UNPROMPT_READERS_DIR": Repository.readers, "TZ": "UTC",
+        ]
         base.merge(environment) { $1 }
         process.environment = base
         process.standardInput = FileHandle.nullDevice

@@ -18,7 +18,7 @@ enum DryRunCommand {
             throw UsageError("with file paths, name exactly one reader with --reader ID")
         }
         let discovery = SourceDiscovery(
-            environment: environment, home: NSHomeDirectory(), rootOverride: try arguments.single("--root"))
+            environment: environment, home: HomeDirectory.path(environment), rootOverride: try arguments.single("--root"))
         // Times written without a zone (Aider's) are read in the system's zone, as a scan reads them.
         let dryRun = DryRun(discovery: discovery, timeZone: TimeZone.current)
         let reports = descriptors.map { dryRun.run($0, explicitPaths: paths) }

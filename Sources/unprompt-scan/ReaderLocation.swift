@@ -16,7 +16,7 @@ enum ReaderLocation {
             result.append(builtIn)
         }
         let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (NSHomeDirectory() + "/.config")
+            ?? (HomeDirectory.path(environment) + "/.config")
         let personal = config + "/unprompt/readers"
         var isDirectory: ObjCBool = false
         if flag == nil, FileManager.default.fileExists(atPath: personal, isDirectory: &isDirectory), isDirectory.boolValue {

@@ -38,7 +38,7 @@ enum ScanCommand {
     /// (Aider's) are read in the system's zone, where the logs were written.
     static func scanner(_ store: UsageStore, environment: [String: String]) -> UnpromptKit.Scanner {
         Scanner(
-            store: store, discovery: SourceDiscovery(environment: environment, home: NSHomeDirectory()),
+            store: store, discovery: SourceDiscovery(environment: environment, home: HomeDirectory.path(environment)),
             timeZone: TimeZone.current)
     }
 
@@ -72,6 +72,6 @@ enum ScanCommand {
 /// `--store PATH`, else the platform's default location.
 enum StoreLocation {
     static func path(_ arguments: Arguments, _ environment: [String: String]) throws(UsageError) -> String {
-        try arguments.single("--store") ?? UsageStore.defaultPath(environment: environment, home: NSHomeDirectory())
+        try arguments.single("--store") ?? UsageStore.defaultPath(environment: environment, home: HomeDirectory.path(environment))
     }
 }

@@ -31,7 +31,7 @@ enum WatchCommand {
             printError("unprompt-scan: store: \(error.message)")
             return .store
         }
-        let home = NSHomeDirectory()
+        let home = HomeDirectory.path(environment)
         // The same scanner as every other command, run one descriptor at a time.
         let scanner = ScanCommand.scanner(store, environment: environment)
         let watcher = ChangeWatcher(

@@ -43,7 +43,7 @@ struct PrivacyCanaryTests {
         #expect(!Self.cases.isEmpty)
         for (tool, directory) in Self.cases {
             for format in [[], ["--json"]] {
-                let output = try Binary.run(["--dry-run", "--reader", tool, "--root", directory] + format)
+                let output = try Binary.run(["--dry-run", "--reader", tool, "--root", try FixtureDatabases.prepared(directory)] + format)
                 #expect(!output.stdout.contains(Self.marker), "\(tool) \(directory) \(format): canary in stdout")
                 #expect(!output.stderr.contains(Self.marker), "\(tool) \(directory) \(format): canary in stderr")
             }

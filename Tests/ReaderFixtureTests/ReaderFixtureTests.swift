@@ -39,7 +39,8 @@ func listing(_ directory: String) -> [String] {
 
 @Test(arguments: FixtureCase.all)
 func fixtureCaseMatchesExpected(_ fixture: FixtureCase) throws {
-    let output = try Binary.run(["--dry-run", "--reader", fixture.tool, "--root", fixture.directory, "--json"])
+    let root = try FixtureDatabases.prepared(fixture.directory)
+    let output = try Binary.run(["--dry-run", "--reader", fixture.tool, "--root", root, "--json"])
     #expect(output.status == 0, "exit \(output.status): \(output.stderr)")
     let report = try #require(try JSONTree(parsing: output.stdout)["readers"].flatMap { tree -> JSONTree? in
         if case .array(let readers) = tree, readers.count == 1 { return readers[0] }

@@ -135,6 +135,30 @@ struct ChangeWatcherTests {
         #expect(watcher.wait(timeout: Self.deadline))
     }
 
+    @Test(arguments: Backend.allCases) func aWriteToADatabasesWriteAheadLogIsAChange(_ backend: Backend) throws {
+        let descriptor = try DescriptorLoader.load(
+            text: """
+                schema: 1
+                id: t
+                name: T
+                inputs:
+                  - format: sqlite
+                    sources: [{ root: "${TOOL_HOME}", glob: "data/*.db" }]
+                    query: { sql: "SELECT * FROM t" }
+                    records:
+                      - { name: r, time: ts, tokens: { input: in }, counting: { input_includes_cache: false, output_includes_reasoning: true } }
+                """, file: "t.yaml")
+        let targets = WatchTarget.targets(for: [descriptor], environment: ["TOOL_HOME": directory], home: "/nonexistent")
+        try write("data/tool.db")
+        try write("data/tool.db-wal")
+        try write("data/other-wal")
+        let watcher = watcher(backend, targets: targets)
+        try write("data/other-wal", "more\n", append: true)
+        #expect(!watcher.wait(timeout: 0.3), "a -wal file of no source is not a change")
+        try write("data/tool.db-wal", "page\n", append: true)
+        #expect(watcher.wait(timeout: Self.deadline))
+    }
+
     @Test(arguments: Backend.allCases) func stopEndsAWaitAndEveryLaterOne(_ backend: Backend) throws {
         let watcher = watcher(backend)
         let clock = ContinuousClock()

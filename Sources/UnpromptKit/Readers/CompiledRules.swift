@@ -3,17 +3,23 @@ import Foundation
 /// A descriptor input with every path turned into a JSON pointer and every pattern compiled, once,
 /// before the first line is read.
 final class CompiledInput {
+    let format: Format
     let tool: String
     let identitySpace: String
     let prefilter: [[UInt8]]
     let carry: [CompiledCarry]
     let records: [CompiledRecord]
     let limits: [CompiledLimit]
+    let query: SQLQuery?
+    let patterns: [TextPattern]
     /// Every path read from the line's root, looked up in one walk per line (see `CompiledPath.slot`).
     let rootPaths: JSONPathSet
 
     init(_ input: Input, descriptor: Descriptor) {
         let compiler = RuleCompiler()
+        format = input.format
+        query = input.query
+        patterns = input.patterns
         tool = descriptor.id
         identitySpace = descriptor.identitySpace
         prefilter = input.prefilter

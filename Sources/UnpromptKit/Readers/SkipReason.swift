@@ -3,6 +3,7 @@
 public enum SkipReason {
     public static let malformedJSON = "malformed-json"
     public static let lineTooLong = "line-too-long"
+    public static let documentTooLarge = "document-too-large"
     public static let badTime = "bad-time"
     public static let badValue = "bad-value"
     public static let noUsage = "no-usage"
@@ -13,7 +14,7 @@ public enum SkipReason {
     public static let badLimitTime = "bad-limit-time"
 
     public static let builtIn: Set<String> = [
-        malformedJSON, lineTooLong, badTime, badValue, noUsage, zeroUsage, unchangedTotal, duplicate,
+        malformedJSON, lineTooLong, documentTooLarge, badTime, badValue, noUsage, zeroUsage, unchangedTotal, duplicate,
         unreadableSource, badLimitTime,
     ]
 }

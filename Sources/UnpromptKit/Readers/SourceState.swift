@@ -5,6 +5,8 @@ public struct SourceState: Sendable, Equatable, Codable {
     public var variables: [String: String] = [:]
     /// Last running totals, by cumulative key.
     public var baselines: [String: RawTokens] = [:]
+    /// For `sqlite` inputs with a watermark: the highest watermark value read.
+    public var watermark: Watermark?
 
     public init() {}
 }
@@ -42,5 +44,24 @@ public struct RawTokens: Sendable, Equatable, Codable {
         delta.cacheWrite1h = d(cacheWrite1h, previous.cacheWrite1h)
         delta.reasoning = d(reasoning, previous.reasoning)
         return delta
+    }
+}
+
+/// A watermark column's value, compared as SQLite compares values of these types.
+public enum Watermark: Sendable, Equatable, Codable, Comparable {
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+
+    public static func < (a: Watermark, b: Watermark) -> Bool {
+        switch (a, b) {
+        case (.integer(let x), .integer(let y)): x < y
+        case (.integer(let x), .real(let y)): Double(x) < y
+        case (.real(let x), .integer(let y)): x < Double(y)
+        case (.real(let x), .real(let y)): x < y
+        case (.text(let x), .text(let y)): x.utf8.lexicographicallyPrecedes(y.utf8)
+        case (.text, _): false  // numbers sort before text
+        case (_, .text): true
+        }
     }
 }

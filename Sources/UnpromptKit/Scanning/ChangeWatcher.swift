@@ -20,8 +20,9 @@ public struct WatchTarget: Sendable {
         accept = { _ in true }
     }
 
-    /// The files one source spec names below one of its expanded roots.
-    public init(root: String, source: SourceSpec) {
+    /// The files one source spec names below one of its expanded roots. For a database (`writeAheadLog`), its
+    /// `-wal` file too: a write often reaches only that file.
+    public init(root: String, source: SourceSpec, writeAheadLog: Bool = false) {
         let root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
         let prefix = source.glob.literalPrefix
         directory = ([root] + prefix).joined(separator: "/")
@@ -31,7 +32,9 @@ public struct WatchTarget: Sendable {
             return source.glob.mayDescend(into: segments)
         }
         accept = { segments in
-            source.glob.matches(segments) && !source.exclude.contains { $0.matches(segments) }
+            var segments = segments
+            if writeAheadLog, let last = segments.last, last.hasSuffix("-wal") { segments[segments.count - 1] = last.dropLast(4) }
+            return source.glob.matches(segments) && !source.exclude.contains { $0.matches(segments) }
         }
     }
 
@@ -46,8 +49,8 @@ public struct WatchTarget: Sendable {
                 for spec in input.sources {
                     let roots = rootOverride.map { [$0] } ?? RootTemplate.expand(spec.root, environment: environment, home: home)
                     for root in roots {
-                        let target = WatchTarget(root: root, source: spec)
-                        let key = [target.directory, spec.glob.text, spec.maxDepth.map(String.init) ?? "-"]
+                        let target = WatchTarget(root: root, source: spec, writeAheadLog: input.format == .sqlite)
+                        let key = [target.directory, spec.glob.text, spec.maxDepth.map(String.init) ?? "-", "\(input.format)"]
                             + spec.exclude.map(\.text)
                         if seen.insert(key.joined(separator: "\u{0}")).inserted { targets.append(target) }
                     }

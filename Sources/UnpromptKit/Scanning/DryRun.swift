@@ -39,11 +39,6 @@ public struct DryRun {
     public func run(_ descriptor: Descriptor, explicitPaths: [String] = []) -> ReaderReport {
         let tally = Tally(id: descriptor.id)
         for input in descriptor.inputs {
-            guard input.format == .jsonl else {
-                // Said, not skipped silently: the descriptor is valid, but this version cannot read it yet.
-                tally.note("the \(input.format.rawValue) format has no reader in this version; this input was not read")
-                continue
-            }
             let sources: [String]
             if explicitPaths.isEmpty {
                 let (found, problems) = discovery.sources(for: input)
@@ -67,7 +62,7 @@ public struct DryRun {
         let group = DispatchGroup()
         for _ in 0..<min(workers, max(paths.count, 1)) {
             DispatchQueue.global().async(group: group) {
-                let reader = JSONLinesReader(input: rules.value, timeZone: zone)
+                let reader = SourceReaders.make(rules.value, timeZone: zone)
                 while let index = next.take() {
                     let path = paths[index]
                     let outcome = Result { () throws(SourceReadError) in

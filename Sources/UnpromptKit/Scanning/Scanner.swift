@@ -64,10 +64,6 @@ public struct Scanner {
         var work: [PlannedRead] = []
         for descriptor in descriptors {
             for input in descriptor.inputs {
-                guard input.format == .jsonl else {
-                    note(&report, 0, 0, "the \(input.format.rawValue) format has no reader in this version; this input was not read")
-                    continue
-                }
                 let (found, problems) = discovery.sources(for: input)
                 report.unlistedDirectories += problems.count
                 for problem in problems { note(&report, 0, 0, problem.reason) }
@@ -77,7 +73,8 @@ public struct Scanner {
                 for source in found {
                     report.sources += 1
                     let key = SourceKey.of(path: source.path)
-                    if let checkpoint = checkpoints[key], SourceFingerprint.unchanged(source.info, since: checkpoint) {
+                    let info = input.format == .sqlite ? SourceFingerprint.withWriteAheadLog(source.info, of: source.path) : source.info
+                    if let checkpoint = checkpoints[key], SourceFingerprint.unchanged(info, since: checkpoint) {
                         report.unchanged += 1
                         continue
                     }
@@ -94,10 +91,10 @@ public struct Scanner {
         let group = DispatchGroup()
         for _ in 0..<min(workers, max(work.count, 1)) where !work.isEmpty {
             DispatchQueue.global().async(group: group) {
-                var readers: [ObjectIdentifier: JSONLinesReader] = [:]
+                var readers: [ObjectIdentifier: SourceReader] = [:]
                 while let index = next.take() {
                     let plan = plans.value[index]
-                    let reader = readers[ObjectIdentifier(plan.rules)] ?? JSONLinesReader(input: plan.rules, timeZone: zone)
+                    let reader = readers[ObjectIdentifier(plan.rules)] ?? SourceReaders.make(plan.rules, timeZone: zone)
                     readers[ObjectIdentifier(plan.rules)] = reader
                     merger.finish(index, plan, Self.read(plan, with: reader))
                 }
@@ -114,21 +111,25 @@ public struct Scanner {
     }
 
     /// Opens, checks the checkpoint against the file, reads the new bytes and records the new checkpoint.
-    static func read(_ plan: PlannedRead, with reader: JSONLinesReader) -> Result<CompletedRead, SourceReadError> {
+    ///
+    /// An appended file resumes at its checkpoint with its saved state; a document or database is read
+    /// whole, continuing its saved state (see `SourceReader`).
+    static func read(_ plan: PlannedRead, with reader: SourceReader) -> Result<CompletedRead, SourceReadError> {
         let fd = open(plan.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failure(SourceReadError(errno: errno, operation: "open")) }
         defer { close(fd) }
         var before = stat()
         guard fstat(fd, &before) == 0 else { return .failure(SourceReadError(errno: errno, operation: "stat")) }
-        var start = SourceFingerprint.resumeOffset(fd: fd, current: before, checkpoint: plan.checkpoint)
+        if plan.rules.format == .sqlite { before = SourceFingerprint.withWriteAheadLog(before, of: plan.path) }
+        var start = reader.resumesAtOffset ? SourceFingerprint.resumeOffset(fd: fd, current: before, checkpoint: plan.checkpoint) : 0
         var state = SourceState()
-        if start > 0, let checkpoint = plan.checkpoint {
-            // A saved state that does not decode is never guessed at: the source is read from the start,
-            // and identities keep what was counted from counting again.
+        if start > 0 || !reader.resumesAtOffset, let checkpoint = plan.checkpoint {
+            // A saved state that does not decode is never guessed at: the source is read from the start
+            // with an empty state, and identities keep what was counted from counting again.
             if let saved = try? checkpoint.state() { state = saved } else { start = 0 }
         }
         do {
-            let result = try reader.read(fd: fd, sourceKey: plan.key, from: start, state: state)
+            let result = try reader.read(fd: fd, path: plan.path, sourceKey: plan.key, from: start, state: state)
             guard let checkpoint = SourceFingerprint.checkpoint(fd: fd, before: before, end: result.endOffset, state: result.state)
             else { return .failure(SourceReadError(errno: EIO, operation: "recording the checkpoint (re-reading the bytes just read)")) }
             return .success(CompletedRead(result: result, checkpoint: checkpoint, start: start))

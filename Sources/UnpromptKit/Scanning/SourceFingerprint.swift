@@ -61,6 +61,23 @@ enum SourceFingerprint {
             && Int64(info.st_size) == checkpoint.size && modified(info) == checkpoint.modifiedNanoseconds
     }
 
+    /// A database's stat with its `-wal` file folded in (sizes added, the later modification time), so a
+    /// write that so far reached only the WAL is seen as a change.
+    static func withWriteAheadLog(_ info: stat, of path: String) -> stat {
+        var wal = stat()
+        guard stat(path + "-wal", &wal) == 0 else { return info }
+        var combined = info
+        combined.st_size += wal.st_size
+        if modified(wal) > modified(info) {
+            #if os(macOS)
+                combined.st_mtimespec = wal.st_mtimespec
+            #else
+                combined.st_mtim = wal.st_mtim
+            #endif
+        }
+        return combined
+    }
+
     static func modified(_ info: stat) -> Int64 {
         #if os(macOS)
             return Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)

@@ -1,7 +1,8 @@
 import Foundation
 internal import CByteScan
 
-/// Reads an appended JSON Lines file from a byte offset, streaming through one reusable buffer.
+/// Reads an appended file of lines from a byte offset, streaming through one reusable buffer: JSON Lines
+/// (each line one JSON object), or text lines turned into records by the input's patterns (`TextPatterns`).
 ///
 /// Contract:
 /// - Only complete lines (ending in `\n`) are consumed; `endOffset` is the end of the last one, so a line
@@ -11,7 +12,7 @@ internal import CByteScan
 /// - Memory is bounded by the longest line (up to `maxLineBytes`; a longer line is skipped and counted),
 ///   never by the file.
 /// - An I/O error throws, and the caller must then keep nothing from this read.
-public final class JSONLinesReader {
+final class LineReader: SourceReader {
     public static let maxLineBytes = 256 << 20
     static let initialCapacity = 1 << 20
 
@@ -19,6 +20,8 @@ public final class JSONLinesReader {
     private let needles: NeedleSet
     private let timeZone: TimeZone
     private let parser = JSONParser()
+    /// For text inputs: the patterns that turn a line into a record.
+    private let patterns: TextPatterns?
     private var buffer: UnsafeMutableRawPointer
     private var capacity: Int
 
@@ -26,24 +29,17 @@ public final class JSONLinesReader {
         self.input = input
         needles = NeedleSet(input.prefilter.map(Needle.init))
         self.timeZone = timeZone
-        capacity = JSONLinesReader.initialCapacity
+        patterns = input.format == .text ? TextPatterns(input.patterns) : nil
+        capacity = LineReader.initialCapacity
         buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity + JSONParser.padding, alignment: 64)
     }
 
     deinit { buffer.deallocate() }
 
-    /// Reads `path` from `offset`, continuing `state`.
-    func read(path: String, sourceKey: String, from offset: Int64, state: SourceState) throws(SourceReadError)
-        -> SourceReadResult
-    {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw SourceReadError(errno: errno, operation: "open") }
-        defer { close(fd) }
-        return try read(fd: fd, sourceKey: sourceKey, from: offset, state: state)
-    }
+    var resumesAtOffset: Bool { true }
 
     /// Reads an open file from `offset`, continuing `state`. The caller keeps the descriptor.
-    func read(fd: Int32, sourceKey: String, from offset: Int64, state: SourceState) throws(SourceReadError)
+    func read(fd: Int32, path: String, sourceKey: String, from offset: Int64, state: SourceState) throws(SourceReadError)
         -> SourceReadResult
     {
         if offset > 0, lseek(fd, off_t(offset), SEEK_SET) < 0 {
@@ -58,7 +54,7 @@ public final class JSONLinesReader {
         var discarded: Int64 = 0  // its bytes dropped so far; consumed only once its newline is seen
         while true {
             if filled == capacity {
-                if capacity < JSONLinesReader.maxLineBytes {
+                if capacity < LineReader.maxLineBytes {
                     grow()
                 } else {
                     // One line fills the largest buffer: drop what we have and skip to its end.
@@ -87,7 +83,7 @@ public final class JSONLinesReader {
                 discarded = 0
                 discarding = false
             }
-            processLines(from: start, to: end, extractor: extractor, into: &result)
+            processLines(from: start, to: end, fileOffset: result.endOffset, extractor: extractor, into: &result)
             result.endOffset += Int64(end)
             filled -= end
             if filled > 0 { memmove(buffer, buffer + end, filled) }
@@ -96,7 +92,7 @@ public final class JSONLinesReader {
     }
 
     private func grow() {
-        let bigger = min(capacity * 2, JSONLinesReader.maxLineBytes)
+        let bigger = min(capacity * 2, LineReader.maxLineBytes)
         let next = UnsafeMutableRawPointer.allocate(byteCount: bigger + JSONParser.padding, alignment: 64)
         next.copyMemory(from: buffer, byteCount: capacity)
         buffer.deallocate()
@@ -105,8 +101,9 @@ public final class JSONLinesReader {
     }
 
     /// Processes the complete lines in `buffer[start..<end]` (`end` is just past a newline).
+    /// `fileOffset` is the file offset of `buffer[0]`.
     private func processLines(
-        from start: Int, to end: Int, extractor: RecordExtractor, into result: inout SourceReadResult
+        from start: Int, to end: Int, fileOffset: Int64, extractor: RecordExtractor, into result: inout SourceReadResult
     ) {
         var counted = start  // newlines before `counted` are already in result.lines
         var state = result.state
@@ -116,11 +113,22 @@ public final class JSONLinesReader {
             counted = lineStart
             let lineNumber = result.lines + 1
             let root: JSONRef
-            do {
-                root = try parser.parse(buffer + lineStart, count: lineEnd - lineStart)
-            } catch {
-                if !isBlank(lineStart, lineEnd) { result.skip(SkipReason.malformedJSON, line: lineNumber, problem: true) }
-                return
+            if let patterns {
+                let line = UnsafeRawBufferPointer(start: buffer + lineStart, count: lineEnd - lineStart)
+                guard let record = patterns.record(for: line, offset: fileOffset + Int64(lineStart)) else { return }
+                do {
+                    root = try record.withUnsafeBytes { bytes throws(JSONParseError) in try parser.parse(copying: bytes) }
+                } catch {
+                    result.skip(SkipReason.badValue, line: lineNumber, problem: true)
+                    return
+                }
+            } else {
+                do {
+                    root = try parser.parse(buffer + lineStart, count: lineEnd - lineStart)
+                } catch {
+                    if !isBlank(lineStart, lineEnd) { result.skip(SkipReason.malformedJSON, line: lineNumber, problem: true) }
+                    return
+                }
             }
             parser.extract(input.rootPaths, in: root)
             extractor.process(root: root, parser: parser, line: lineNumber, state: &state, into: &result)
@@ -165,8 +173,22 @@ public final class JSONLinesReader {
 
 /// A source that could not be read; nothing from it may be kept.
 public struct SourceReadError: Error, Sendable, CustomStringConvertible {
-    public let errno: Int32
+    /// The system error, for I/O failures; nil for a failure the format reports (a database error).
+    public let errno: Int32?
     public let operation: String
+    private let detail: String
 
-    public var description: String { "\(operation) failed: \(String(cString: strerror(errno)))" }
+    public init(errno: Int32, operation: String) {
+        self.errno = errno
+        self.operation = operation
+        detail = String(cString: strerror(errno))
+    }
+
+    public init(operation: String, detail: String) {
+        errno = nil
+        self.operation = operation
+        self.detail = detail
+    }
+
+    public var description: String { "\(operation) failed: \(detail)" }
 }

@@ -5,6 +5,14 @@ internal import CSQLite
 public struct StoreError: Error, Sendable, CustomStringConvertible {
     public let message: String
     public let busy: Bool
+    /// SQLite could not open the file (or a `-shm` beside it).
+    public let cannotOpen: Bool
+
+    public init(message: String, busy: Bool, cannotOpen: Bool = false) {
+        self.message = message
+        self.busy = busy
+        self.cannotOpen = cannotOpen
+    }
 
     public var description: String { message }
 }
@@ -19,6 +27,8 @@ final class Database {
         static let readOnly = OpenOptions(rawValue: SQLITE_OPEN_READONLY)
         static let readWrite = OpenOptions(rawValue: SQLITE_OPEN_READWRITE)
         static let create = OpenOptions(rawValue: SQLITE_OPEN_CREATE)
+        /// `path` is a `file:` URI, so it can carry `mode=ro` or `immutable=1`.
+        static let uri = OpenOptions(rawValue: SQLITE_OPEN_URI)
     }
 
     init(path: String, options: OpenOptions, busyTimeoutMilliseconds: Int32 = 5000) throws(StoreError) {
@@ -29,7 +39,7 @@ final class Database {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close(handle)
             handle = nil
-            throw StoreError(message: message, busy: code == SQLITE_BUSY)
+            throw StoreError(message: message, busy: code == SQLITE_BUSY, cannotOpen: code & 0xff == SQLITE_CANTOPEN)
         }
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         sqlite3_extended_result_codes(handle, 1)
@@ -83,7 +93,7 @@ final class Database {
     var changes: Int { Int(sqlite3_changes(handle)) }
 
     fileprivate func failure(_ code: Int32) -> StoreError {
-        StoreError(message: String(cString: sqlite3_errmsg(handle)), busy: isBusy(code))
+        StoreError(message: String(cString: sqlite3_errmsg(handle)), busy: isBusy(code), cannotOpen: code & 0xff == SQLITE_CANTOPEN)
     }
 
     private func isBusy(_ code: Int32) -> Bool {
@@ -135,6 +145,21 @@ final class Statement {
         try bind(values)
         defer { sqlite3_reset(statement) }
         while try step() {}
+    }
+
+    /// How many parameters the statement takes.
+    var parameterCount: Int { Int(sqlite3_bind_parameter_count(statement)) }
+
+    /// The names of the result's columns.
+    var columnNames: [String] {
+        (0..<sqlite3_column_count(statement)).map { String(cString: sqlite3_column_name(statement, $0)) }
+    }
+
+    /// Binds and calls `body` with each row in turn, holding one row at a time.
+    func forEachRow(_ values: [SQLValue] = [], _ body: (Row) -> Void) throws(StoreError) {
+        try bind(values)
+        defer { sqlite3_reset(statement) }
+        while try step() { body(Row(statement)) }
     }
 
     /// Binds and collects every row.

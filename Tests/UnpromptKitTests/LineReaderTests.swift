@@ -3,8 +3,8 @@ import XCTest
 @testable import UnpromptKit
 
 /// The JSONL reader and the record rules it applies, driven by small descriptors written as YAML text,
-/// read directly through `JSONLinesReader` and end to end through `DryRun`.
-final class JSONLinesReaderTests: XCTestCase {
+/// read directly through `LineReader` and end to end through `DryRun`.
+final class LineReaderTests: XCTestCase {
     let utc = TimeZone(identifier: "UTC")!
     /// 2024-01-02T03:04:05Z
     static let ts = "2024-01-02T03:04:05Z"
@@ -80,8 +80,8 @@ final class JSONLinesReaderTests: XCTestCase {
         return path
     }
 
-    func reader(_ d: Descriptor) -> JSONLinesReader {
-        JSONLinesReader(input: CompiledInput(d.inputs[0], descriptor: d), timeZone: utc)
+    func reader(_ d: Descriptor) -> LineReader {
+        LineReader(input: CompiledInput(d.inputs[0], descriptor: d), timeZone: utc)
     }
 
     func read(
@@ -295,7 +295,7 @@ final class JSONLinesReaderTests: XCTestCase {
         let d = try simpleDescriptor()
         var content = ""
         for i in 1...30_000 { content += line(i, #""pad":"abcdefghij""#) }
-        XCTAssertGreaterThan(content.utf8.count, JSONLinesReader.initialCapacity)
+        XCTAssertGreaterThan(content.utf8.count, LineReader.initialCapacity)
         let result = try read(d, write("many.jsonl", content))
         XCTAssertEqual(result.lines, 30_000)
         XCTAssertEqual(result.events.count, 30_000)
@@ -759,7 +759,7 @@ final class JSONLinesReaderTests: XCTestCase {
               \(Self.plainCounting)
             """)
         let path = write("l.jsonl", #"{"ts":"2024-01-01 22:04:05","in":1}"# + "\n")
-        let zoned = JSONLinesReader(
+        let zoned = LineReader(
             input: CompiledInput(d.inputs[0], descriptor: d), timeZone: TimeZone(identifier: "America/New_York")!)
         let result = try zoned.read(path: path, sourceKey: "k", from: 0, state: SourceState())
         XCTAssertEqual(result.events.map(\.time), [Self.t0])

@@ -1,0 +1,153 @@
+import Foundation
+
+/// Reads a tool's SQLite database with the query its descriptor declares. Each row is a record whose fields
+/// are its columns, so every rule of the language applies to it as to a JSON line.
+///
+/// Contract:
+/// - The database is opened read-only (`mode=ro`, a busy timeout, `query_only`), never `immutable=1` while a
+///   `-wal` or `-shm` file is beside it, so rows still held only in the WAL are read and nothing is written.
+///   The one exception (as SQLite documents): a WAL database closed cleanly has neither file, and a read-only
+///   connection cannot create the `-shm` it needs; it is then read as immutable, which is exact because no
+///   writer is running.
+/// - The query runs in one short read transaction. With a watermark, `:watermark` is bound to the highest
+///   value read before (the smallest value of all on the first read; SQLite orders numbers before text), and
+///   the highest value seen is kept in the source's state. Use `>=` so rows written later with the same value
+///   are not missed; identities keep the rows read twice from counting twice.
+/// - A database without one of the `requires` tables has nothing for this input: no rows, no error.
+/// - Any other failure (not a database, a missing column, a lock held past the timeout) throws, and the
+///   caller keeps nothing of the read.
+/// - Columns become fields: integers and reals as numbers, text as strings, BLOBs as strings when they are
+///   UTF-8 text (JSON kept in a BLOB) and null otherwise, NULL as null.
+final class SQLiteSourceReader: SourceReader {
+    static let busyTimeoutMilliseconds: Int32 = 2000
+
+    private let input: CompiledInput
+    private let timeZone: TimeZone
+    private let parser = JSONParser()
+
+    init(input: CompiledInput, timeZone: TimeZone) {
+        self.input = input
+        self.timeZone = timeZone
+    }
+
+    var resumesAtOffset: Bool { false }
+
+    func read(fd: Int32, path: String, sourceKey: String, from offset: Int64, state: SourceState) throws(SourceReadError)
+        -> SourceReadResult
+    {
+        guard let query = input.query else { preconditionFailure("the loader requires a query for sqlite inputs") }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw SourceReadError(errno: errno, operation: "stat") }
+        var result = SourceReadResult()
+        result.state = state
+        result.endOffset = Int64(info.st_size)
+        do {
+            try read(path: path, query: query, sourceKey: sourceKey, immutable: false, into: &result)
+        } catch let error where error.cannotOpen && !Self.hasSidecars(path) {
+            result = SourceReadResult()
+            result.state = state
+            result.endOffset = Int64(info.st_size)
+            do {
+                try read(path: path, query: query, sourceKey: sourceKey, immutable: true, into: &result)
+            } catch {
+                throw SourceReadError(operation: "query", detail: error.message)
+            }
+        } catch {
+            throw SourceReadError(operation: "query", detail: error.message)
+        }
+        return result
+    }
+
+    private func read(path: String, query: SQLQuery, sourceKey: String, immutable: Bool, into result: inout SourceReadResult)
+        throws(StoreError)
+    {
+        let database = try Database(
+            path: Self.uri(path, immutable: immutable), options: [.readOnly, .uri],
+            busyTimeoutMilliseconds: Self.busyTimeoutMilliseconds)
+        try database.execute("PRAGMA query_only = 1")
+        try database.transaction(immediate: false) { () throws(StoreError) in
+            let tables = Set(
+                try database.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").rows().compactMap { $0.text(0) })
+            guard query.requires.allSatisfy(tables.contains) else { return }
+            let statement = try database.prepare(query.sql)
+            let names = statement.columnNames
+            let watermarkColumn = query.watermark.flatMap { names.firstIndex(of: $0) }
+            if query.watermark != nil, watermarkColumn == nil {
+                throw StoreError(message: "the query returns no column named '\(query.watermark!)' (its watermark)", busy: false)
+            }
+            let bound: [SQLValue] = statement.parameterCount == 0 ? [] : [Self.value(of: result.state.watermark)]
+            let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey)
+            var state = result.state
+            var highest = state.watermark
+            var rowNumber = 0
+            try statement.forEachRow(bound) { row in
+                rowNumber += 1
+                result.lines += 1
+                if let column = watermarkColumn, let mark = Self.watermark(row.values[column]), highest.map({ $0 < mark }) ?? true {
+                    highest = mark
+                }
+                let record = Self.record(names, row)
+                do {
+                    let root = try record.withUnsafeBytes { bytes throws(JSONParseError) in try parser.parse(copying: bytes) }
+                    parser.extract(input.rootPaths, in: root)
+                    extractor.process(root: root, parser: parser, line: rowNumber, state: &state, into: &result)
+                } catch {
+                    result.skip(SkipReason.badValue, line: rowNumber, problem: true)
+                }
+            }
+            state.watermark = highest
+            result.state = state
+        }
+    }
+
+    /// A row as a JSON object, one field per column.
+    static func record(_ names: [String], _ row: Statement.Row) -> [UInt8] {
+        var json = JSONText()
+        json.open()
+        for (name, value) in zip(names, row.values) {
+            switch value {
+            case .integer(let v): json.field(name, number: String(v))
+            case .real(let v) where v.isFinite: json.field(name, number: "\(v)")
+            case .text(let v): json.field(name, string: v)
+            case .blob(let v):
+                if let text = String(validating: v, as: UTF8.self) {
+                    json.field(name, string: text)
+                } else {
+                    json.field(name, number: "null")
+                }
+            case .null, .real: json.field(name, number: "null")
+            }
+        }
+        json.close()
+        return json.bytes
+    }
+
+    static func watermark(_ value: SQLValue) -> Watermark? {
+        switch value {
+        case .integer(let v): .integer(v)
+        case .real(let v): .real(v)
+        case .text(let v): .text(v)
+        case .null, .blob: nil
+        }
+    }
+
+    static func value(of watermark: Watermark?) -> SQLValue {
+        switch watermark {
+        case .integer(let v): .integer(v)
+        case .real(let v): .real(v)
+        case .text(let v): .text(v)
+        case nil: .integer(Int64.min)
+        }
+    }
+
+    static func uri(_ path: String, immutable: Bool) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#")
+        let encoded = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+        return "file:\(encoded)?mode=ro" + (immutable ? "&immutable=1" : "")
+    }
+
+    static func hasSidecars(_ path: String) -> Bool {
+        FileManager.default.fileExists(atPath: path + "-wal") || FileManager.default.fileExists(atPath: path + "-shm")
+    }
+}

@@ -352,6 +352,41 @@ final class DescriptorLoaderTests: XCTestCase {
             "each item of tokens.input.sum must be one value, not a list")
     }
 
+    func testLookupNeedsWhere() {
+        assertError(
+            replacing(13, with: ["          input: { in: ^messages, path: usage.in }"]), line: 13, column: 18,
+            "tokens.input.where must map fields of the element to values of the record")
+    }
+
+    func testWhereNeedsIn() {
+        assertError(
+            replacing(13, with: ["          input: { path: in, where: { id: to } }"]), line: 13, column: 37,
+            "tokens.input.where needs in")
+    }
+
+    func testLookupNeedsPath() {
+        assertError(
+            replacing(13, with: ["          input: { in: ^messages, where: { id: to } }"]), line: 13, column: 18,
+            "tokens.input with in needs a path")
+    }
+
+    func testLookupWhereNamesElementFields() {
+        assertError(
+            replacing(13, with: ["          input: { in: ^messages, where: { ^id: to }, path: n }"]), line: 13, column: 44,
+            "tokens.input.where names fields of the element")
+    }
+
+    func testLookupLoads() throws {
+        let text = replacing(13, with: ["          input: { in: ^messages, where: { messageId: to, kind: { const: a } }, path: usage.n }"])
+        let record = try DescriptorLoader.load(text: text, file: "t.yaml").inputs[0].records[0]
+        guard case .lookup(let lookup)? = record.tokens.input?.addends.first?.alternatives.first else {
+            return XCTFail("input is a lookup")
+        }
+        XCTAssertEqual(lookup.array.text, "^messages")
+        XCTAssertEqual(lookup.match.map(\.field.text), ["messageId", "kind"])
+        XCTAssertEqual(lookup.path.text, "usage.n")
+    }
+
     func testSumAndByTotalLoad() throws {
         let text = replacing(
             13...16,

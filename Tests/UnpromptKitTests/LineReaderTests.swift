@@ -432,6 +432,27 @@ final class LineReaderTests: XCTestCase {
         XCTAssertEqual(result.events.map(\.counts), [TokenCounts(input: 5, output: 1), TokenCounts(input: 7, output: 2)])
     }
 
+    func testLookupReadsAFieldOfTheElementTheRecordNames() throws {
+        let d = try descriptor(records: """
+            - name: event
+              select: events[]
+              time: ^ts
+              tokens:
+                input: in
+                cache_read: { in: ^messages, where: { messageId: to }, path: usage.cr }
+              \(Self.plainCounting)
+            """)
+        // e1 names message 2; e2 names "7", which matches 7 as text but holds null; e3 names none; e4 names a
+        // message that is not there.
+        let content = #"{"ts":"\#(Self.ts)","events":[{"to":2,"in":5},{"to":"7","in":6},{"in":1},{"to":9,"in":2}],"#
+            + #""messages":[{"messageId":1,"usage":{"cr":50}},{"messageId":2,"usage":{"cr":100}},{"messageId":7,"usage":{"cr":null}}]}"#
+            + "\n"
+        let result = try read(d, write("l.jsonl", content))
+        XCTAssertEqual(result.events.map(\.counts), [
+            TokenCounts(input: 5, cacheRead: 100), TokenCounts(input: 6), TokenCounts(input: 1), TokenCounts(input: 2),
+        ])
+    }
+
     /// Equal elements are one record only within one line: the same counts for two models, or on two lines
     /// with other timestamps, are different records.
     func testSelectedElementsWithoutKeysAreNamedWithTheirLineAndEntry() throws {

@@ -69,12 +69,21 @@ public struct Condition: Sendable {
 }
 
 /// One alternative of a value: a field, a value carried from an earlier record, the key of the entry being
-/// expanded by `select`, or a constant.
+/// expanded by `select`, a constant, or a field of another element found by its fields.
 public enum ValueSource: Sendable {
     case path(FieldPath)
     case variable(String)
     case entryKey
     case constant(String)
+    case lookup(Lookup)
+}
+
+/// `path` read in the first element of the array at `array` whose fields equal values read from the record:
+/// Amp's ledger events name their message (`toMessageId`), which holds the cache counts.
+public struct Lookup: Sendable {
+    public let array: FieldPath
+    public let match: [(field: FieldPath, value: ValueSpec)]
+    public let path: FieldPath
 }
 
 /// How to read one value: the first alternative that is present wins, then an optional regular expression

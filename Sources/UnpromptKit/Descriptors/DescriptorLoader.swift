@@ -405,7 +405,7 @@ private struct DescriptorDecoder {
 
     func timeSpec(_ node: YAMLNode, _ what: String) throws(DescriptorError) -> TimeSpec {
         if case .mapping(let entries) = node.kind, entries.contains(where: { $0.key == "as" }) {
-            let map = try reader(node, what, ["path", "const", "pattern", "as"])
+            let map = try reader(node, what, ["path", "const", "pattern", "in", "where", "as"])
             let format: TimeFormat = try map.choice(try map.required("as"), "\(what).as")
             return TimeSpec(value: try valueMapping(map, what), format: format)
         }
@@ -428,13 +428,17 @@ private struct DescriptorDecoder {
             }
             return ValueSpec(alternatives: alternatives, pattern: nil, mark: node.mark)
         case .mapping:
-            return try valueMapping(try reader(node, what, ["path", "const", "pattern"]), what)
+            return try valueMapping(try reader(node, what, ["path", "const", "pattern", "in", "where"]), what)
         }
     }
 
     func valueMapping(_ map: MappingReader, _ what: String) throws(DescriptorError) -> ValueSpec {
         var alternatives: [ValueSource] = []
-        if let node = map.optional("path") {
+        if let node = map.optional("in") {
+            alternatives.append(.lookup(try lookup(map, arrayNode: node, what)))
+        } else if let node = map.optional("where") {
+            throw map.error(node, "\(what).where needs in: the array whose element it finds")
+        } else if let node = map.optional("path") {
             for (text, item) in try map.strings(node, "\(what).path") { alternatives.append(try valueSource(text, item, what)) }
         }
         if let node = map.optional("const") {
@@ -445,6 +449,27 @@ private struct DescriptorDecoder {
         var pattern: String?
         if let node = map.optional("pattern") { pattern = try map.regex(node, "\(what).pattern", captures: 1...1) }
         return ValueSpec(alternatives: alternatives, pattern: pattern, mark: map.node.mark)
+    }
+
+    /// `{ in: array, where: { field: value, … }, path: field }`: one field path each, read in the element found.
+    func lookup(_ map: MappingReader, arrayNode: YAMLNode, _ what: String) throws(DescriptorError) -> Lookup {
+        let array = try map.fieldPath(try map.string(arrayNode, "\(what).in"), at: arrayNode, "\(what).in")
+        guard let pathNode = map.optional("path") else {
+            throw map.error(map.node, "\(what) with in needs a path: the field read in the element found")
+        }
+        if let node = map.optional("const") { throw map.error(node, "\(what) takes either in or const, not both") }
+        let path = try map.fieldPath(try map.string(pathNode, "\(what).path"), at: pathNode, "\(what).path")
+        guard let whereNode = map.optional("where"), case .mapping(let entries) = whereNode.kind, !entries.isEmpty else {
+            throw map.error(map.optional("where") ?? map.node, "\(what).where must map fields of the element to values of the record")
+        }
+        var match: [(field: FieldPath, value: ValueSpec)] = []
+        for entry in entries {
+            let keyNode = YAMLNode(kind: .scalar(entry.key, plain: entry.keyIsPlain), mark: entry.keyMark)
+            let field = try parseFieldPath(entry.key, at: keyNode, "\(what).where", file: file)
+            if field.fromRoot { throw placeError(keyNode, "\(what).where names fields of the element: no '^'") }
+            match.append((field, try value(entry.value, "\(what).where.\(entry.key)")))
+        }
+        return Lookup(array: array, match: match, path: path)
     }
 
     func valueSource(_ text: String, _ node: YAMLNode, _ what: String) throws(DescriptorError) -> ValueSource {

@@ -87,6 +87,12 @@ final class RuleCompiler {
                 case .variable(let name): .variable(name)
                 case .entryKey: .entryKey
                 case .constant(let text): .constant(text)
+                case .lookup(let lookup):
+                    .lookup(
+                        CompiledLookup(
+                            array: path(lookup.array, scope: scope),
+                            match: lookup.match.map { (Self.pointer($0.field), self.value($0.value, scope: scope)) },
+                            path: Self.pointer(lookup.path)))
                 }
             },
             // The loader has already compiled every pattern once, so this cannot fail.

@@ -193,9 +193,10 @@ final class DescriptorLoaderTests: XCTestCase {
             inserting(["        match: { text: { matches: '([' } }"], after: 11), line: 12, column: 35, "bad regular expression")
         assertError(
             inserting(["        match: { text: { matches: 'x', present: true } }"], after: 11), line: 12, column: 35,
-            "present or matches, not both")
+            "a condition takes one of present, matches or less_than")
         assertError(
-            inserting(["        match: { text: { } }"], after: 11), line: 12, column: 24, "needs present: true|false or matches")
+            inserting(["        match: { text: { } }"], after: 11), line: 12, column: 24,
+            "needs present: true|false, matches: REGEX or less_than: NUMBER")
     }
 
     /// A quoted key's text may differ from its characters (escapes), so its error points at the key's start.

@@ -27,6 +27,8 @@ public struct Input: Sendable {
     public let query: SQLQuery?
     /// For `text` inputs: line patterns.
     public let patterns: [TextPattern]
+    /// For `json` inputs: values read from documents beside the source, for its records as `@name`.
+    public let siblings: [SiblingRule]
 }
 
 public enum Format: String, Sendable, CaseIterable {
@@ -52,7 +54,8 @@ public struct SourceSpec: Sendable {
 }
 
 /// A condition on a record: the value at `path` equals one of `anyOf`; or (with `anyOf` empty) is present
-/// or absent as `present` says; or its text matches the regular expression `matches`.
+/// or absent as `present` says; or its text matches the regular expression `matches`; or it is a number
+/// below `lessThan`.
 public struct Condition: Sendable {
     public enum Literal: Sendable, Equatable {
         case string(String)
@@ -66,6 +69,8 @@ public struct Condition: Sendable {
     public let anyOf: [Literal]
     public let present: Bool?
     public let matches: String?
+    /// Holds when the value is a number (or numeric string) smaller than this.
+    public internal(set) var lessThan: Double? = nil
 }
 
 /// One alternative of a value: a field, a value carried from an earlier record, the key of the entry being
@@ -137,7 +142,7 @@ public struct TokenSpec: Sendable {
 /// answer else the other.
 public enum CountingFlag: Sendable {
     case always(Bool)
-    case conditional(when: [Condition], then: Bool, otherwise: Bool)
+    case conditional(when: [Condition], then: CountingAnswer, otherwise: CountingAnswer)
     /// Input includes the cache unless it is smaller than the cache counts (so it cannot).
     case auto
     /// Decided record by record by the logged `tokens.total`: the reading of the counts that adds up to it
@@ -145,6 +150,13 @@ public enum CountingFlag: Sendable {
     case byTotal(otherwise: Bool)
 
     var isByTotal: Bool { if case .byTotal = self { true } else { false } }
+}
+
+/// One branch of a conditional counting rule. `auto` is for `input_includes_cache` only.
+public enum CountingAnswer: Sendable, Equatable {
+    case yes
+    case no
+    case auto
 }
 
 public struct CountingRules: Sendable {

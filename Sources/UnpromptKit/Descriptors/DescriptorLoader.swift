@@ -66,7 +66,8 @@ private struct DescriptorDecoder {
 
     func input(_ node: YAMLNode) throws(DescriptorError) -> Input {
         let map = try reader(
-            node, "an input", ["format", "sources", "prefilter", "carry", "records", "limits", "query", "patterns"])
+            node, "an input",
+            ["format", "sources", "prefilter", "carry", "records", "limits", "query", "patterns", "siblings"])
         let formatNode = try map.required("format")
         let format: Format = try map.choice(formatNode, "format")
 
@@ -109,6 +110,11 @@ private struct DescriptorDecoder {
         if let node = map.optional("carry") {
             for item in try map.list(node, "carry") { carry.append(try carryRule(item)) }
         }
+        var siblings: [SiblingRule] = []
+        if let node = map.optional("siblings") {
+            guard format == .json else { throw map.error(node, "siblings apply to the json format only") }
+            siblings = try siblingRules(node, map, carried: Set(carry.flatMap { $0.set.map(\.name) }))
+        }
         let recordsNode = try map.required("records")
         let recordNodes = try map.list(recordsNode, "records")
         if recordNodes.isEmpty { throw map.error(recordsNode, "records must list at least one kind of record") }
@@ -127,7 +133,7 @@ private struct DescriptorDecoder {
         }
         return Input(
             format: format, sources: sources, prefilter: prefilter, carry: carry, records: records, limits: limits,
-            query: query, patterns: patterns)
+            query: query, patterns: patterns, siblings: siblings)
     }
 
     func source(_ node: YAMLNode) throws(DescriptorError) -> SourceSpec {
@@ -176,9 +182,15 @@ private struct DescriptorDecoder {
     func carryRule(_ node: YAMLNode) throws(DescriptorError) -> CarryRule {
         let map = try reader(node, "a carry rule", ["match", "set"])
         let match = try map.optional("match").map { (n) throws(DescriptorError) in try conditions(n, "match") } ?? []
-        let setNode = try map.required("set")
-        guard case .mapping(let entries) = setNode.kind, !entries.isEmpty else {
-            throw map.error(setNode, "set must map value names to fields")
+        return CarryRule(match: match, set: try namedValues(try map.required("set"), map))
+    }
+
+    /// A `set` mapping: value names (none of them in `taken`) to values.
+    func namedValues(_ node: YAMLNode, _ parent: MappingReader, taken: Set<String> = [], takenBy: String = "")
+        throws(DescriptorError) -> [(name: String, value: ValueSpec)]
+    {
+        guard case .mapping(let entries) = node.kind, !entries.isEmpty else {
+            throw parent.error(node, "set must map value names to fields")
         }
         var set: [(name: String, value: ValueSpec)] = []
         for entry in entries {
@@ -187,9 +199,39 @@ private struct DescriptorDecoder {
                     file: file, mark: entry.keyMark,
                     message: "'\(entry.key)' is not a value name: use lowercase letters, digits and '_'")
             }
+            guard !taken.contains(entry.key) else {
+                throw DescriptorError(file: file, mark: entry.keyMark, message: "'\(entry.key)' is already set by \(takenBy)")
+            }
             set.append((entry.key, try value(entry.value, "set.\(entry.key)")))
         }
-        return CarryRule(match: match, set: set)
+        return set
+    }
+
+    /// Sibling rules. A value set by a sibling rule is never also carried, so a record's `@name` has one
+    /// meaning; several sibling rules may set it (one per shape of the same file).
+    func siblingRules(_ node: YAMLNode, _ parent: MappingReader, carried: Set<String>) throws(DescriptorError)
+        -> [SiblingRule]
+    {
+        let items = try parent.list(node, "siblings")
+        if items.isEmpty { throw parent.error(node, "siblings must list at least one rule") }
+        var rules: [SiblingRule] = []
+        for item in items {
+            let map = try reader(item, "a sibling rule", ["file", "select", "match", "since", "set"])
+            let fileNode = try map.required("file")
+            let fileName = try map.string(fileNode, "file")
+            guard !fileName.isEmpty, fileName != ".", fileName != "..", !fileName.contains("/") else {
+                throw map.error(fileNode, "file must be a file name in the source's directory, with no '/'")
+            }
+            var selection: Selection?
+            if let n = map.optional("select") { selection = try select(n, map) }
+            let match = try map.optional("match").map { (n) throws(DescriptorError) in try conditions(n, "match") } ?? []
+            let since = try map.optional("since").map { (n) throws(DescriptorError) in try timeSpec(n, "since") }
+            let set = try namedValues(
+                try map.required("set"), map, taken: carried,
+                takenBy: "a carry rule; a value is carried or read from a sibling, not both")
+            rules.append(SiblingRule(file: fileName, select: selection, match: match, since: since, set: set))
+        }
+        return rules
     }
 
     func record(_ node: YAMLNode) throws(DescriptorError) -> RecordRule {
@@ -263,13 +305,16 @@ private struct DescriptorDecoder {
         if text.hasSuffix("[]") {
             kind = .arrayElements
             pathText = String(text.dropLast(2))
-        } else if text.hasSuffix(".*") {
+        } else if text == "*" || text.hasSuffix(".*") {
             kind = .objectEntries
-            pathText = String(text.dropLast(2))
+            pathText = String(text.dropLast(text == "*" ? 1 : 2))
         } else {
             throw map.error(node, "select must end with '[]' (array elements) or '.*' (object entries)")
         }
-        let path = try map.fieldPath(pathText, at: node, "select")
+        // `[]` and `*` alone select the elements or entries of the document's root (a bare array).
+        let path =
+            pathText.isEmpty
+            ? FieldPath(components: [], fromRoot: false, text: "") : try map.fieldPath(pathText, at: node, "select")
         return Selection(path: path, kind: kind)
     }
 
@@ -317,10 +362,18 @@ private struct DescriptorDecoder {
             return .byTotal(otherwise: try map.bool(try map.required("by_total"), "\(what).by_total"))
         case .mapping:
             let map = try reader(node, what, ["when", "then", "else"])
+            func answer(_ key: String) throws(DescriptorError) -> CountingAnswer {
+                let branch = try map.required(key)
+                if case .scalar("auto", true) = branch.kind, what == "input_includes_cache" { return .auto }
+                guard case .scalar(let text, true) = branch.kind, text == "true" || text == "false" else {
+                    throw map.error(
+                        branch, "\(what).\(key) must be true\(what == "input_includes_cache" ? ", false or auto" : " or false")")
+                }
+                return text == "true" ? .yes : .no
+            }
             return .conditional(
-                when: try conditions(try map.required("when"), "\(what).when"),
-                then: try map.bool(try map.required("then"), "\(what).then"),
-                otherwise: try map.bool(try map.required("else"), "\(what).else"))
+                when: try conditions(try map.required("when"), "\(what).when"), then: try answer("then"),
+                otherwise: try answer("else"))
         case .sequence:
             throw parent.error(
                 node,
@@ -507,14 +560,20 @@ private struct DescriptorDecoder {
                 }
                 result.append(Condition(path: path, anyOf: literals, present: nil, matches: nil))
             case .mapping:
-                let map = try reader(entry.value, "\(what).\(entry.key)", ["present", "matches"])
+                let map = try reader(entry.value, "\(what).\(entry.key)", ["present", "matches", "less_than"])
+                let given = ["present", "matches", "less_than"].compactMap { map.optional($0) }
+                if given.count > 1 { throw map.error(given[1], "a condition takes one of present, matches or less_than") }
                 if let present = map.optional("present") {
-                    if let both = map.optional("matches") { throw map.error(both, "a condition takes present or matches, not both") }
                     result.append(Condition(path: path, anyOf: [], present: try map.bool(present, "present"), matches: nil))
                 } else if let pattern = map.optional("matches") {
                     result.append(Condition(path: path, anyOf: [], present: nil, matches: try map.regex(pattern, "matches")))
+                } else if let bound = map.optional("less_than") {
+                    guard case .scalar(let text, true) = bound.kind, let number = Double(text), number.isFinite else {
+                        throw map.error(bound, "less_than must be a number")
+                    }
+                    result.append(Condition(path: path, anyOf: [], present: nil, matches: nil, lessThan: number))
                 } else {
-                    throw map.error(entry.value, "a condition mapping needs present: true|false or matches: REGEX")
+                    throw map.error(entry.value, "a condition mapping needs present: true|false, matches: REGEX or less_than: NUMBER")
                 }
             }
         }

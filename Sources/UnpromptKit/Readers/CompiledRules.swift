@@ -12,6 +12,8 @@ final class CompiledInput {
     let limits: [CompiledLimit]
     let query: SQLQuery?
     let patterns: [TextPattern]
+    /// For `json` inputs: the rules that read values from documents beside the source.
+    let siblings: CompiledSiblings?
     /// Every path read from the line's root, looked up in one walk per line (see `CompiledPath.slot`).
     let rootPaths: JSONPathSet
 
@@ -20,6 +22,7 @@ final class CompiledInput {
         format = input.format
         query = input.query
         patterns = input.patterns
+        siblings = input.siblings.isEmpty ? nil : CompiledSiblings(input.siblings)
         tool = descriptor.id
         identitySpace = descriptor.identitySpace
         prefilter = input.prefilter
@@ -103,7 +106,7 @@ final class RuleCompiler {
         CompiledCondition(
             path: path(condition.path, scope: scope), anyOf: condition.anyOf, present: condition.present,
             // The loader has already compiled every pattern once, so this cannot fail.
-            matches: condition.matches.flatMap { try? NSRegularExpression(pattern: $0) })
+            matches: condition.matches.flatMap { try? NSRegularExpression(pattern: $0) }, lessThan: condition.lessThan)
     }
 
     /// Token fields, each path placed under `base` when the descriptor gives `tokens_at` or `fallback_at`.

@@ -8,6 +8,8 @@ import Foundation
 ///   baselines in `state` make a growing total count only its growth.
 /// - A document that is not complete JSON (being written, or truncated) is one `malformed-json` skip and
 ///   gives no events; the next change reads it again.
+/// - The input's sibling documents (`SiblingReader`) are read with it, after it parsed; a sibling that cannot
+///   be read makes the whole source unreadable.
 /// - Memory is bounded by the document (up to `maxDocumentBytes`; a larger one is skipped and counted).
 final class JSONDocumentReader: SourceReader {
     static let maxDocumentBytes = 256 << 20
@@ -15,10 +17,12 @@ final class JSONDocumentReader: SourceReader {
     private let input: CompiledInput
     private let timeZone: TimeZone
     private let parser = JSONParser()
+    private let siblings: SiblingReader?
 
     init(input: CompiledInput, timeZone: TimeZone) {
         self.input = input
         self.timeZone = timeZone
+        siblings = input.siblings.map { SiblingReader(rules: $0, timeZone: timeZone) }
     }
 
     var resumesAtOffset: Bool { false }
@@ -28,43 +32,32 @@ final class JSONDocumentReader: SourceReader {
     {
         var result = SourceReadResult()
         result.state = state
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw SourceReadError(errno: errno, operation: "stat") }
-        let size = Int(info.st_size)
-        if size > JSONDocumentReader.maxDocumentBytes {
+        let document: DocumentBytes
+        switch try DocumentBytes.read(fd: fd, limit: JSONDocumentReader.maxDocumentBytes) {
+        case .read(let bytes): document = bytes
+        case .tooLarge(let size):
             result.lines = 1
             result.endOffset = Int64(size)
             result.skip(SkipReason.documentTooLarge, line: 1, problem: true)
             return result
         }
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size + JSONParser.padding, alignment: 64)
-        defer { buffer.deallocate() }
-        var filled = 0
-        while filled < size {
-            let n = pread(fd, buffer + filled, size - filled, off_t(filled))
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SourceReadError(errno: errno, operation: "read")
-            }
-            if n == 0 { break }  // shrank while read: what is here is the document (or a malformed one)
-            filled += n
-        }
-        result.endOffset = Int64(filled)
+        result.endOffset = Int64(document.count)
         // An empty file holds no document yet: nothing to read, nothing to skip.
-        if filled == 0 { return result }
+        if document.count == 0 { return result }
         let root: JSONRef
         do {
-            root = try parser.parse(buffer, count: filled)
+            root = try parser.parse(document.base, count: document.count)
         } catch {
             result.lines = 1
             result.skip(SkipReason.malformedJSON, line: 1, problem: true)
             return result
         }
         result.lines = 1
+        let values = try siblings?.values(besides: path, into: &result)
         parser.extract(input.rootPaths, in: root)
         let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey)
         var documentState = result.state
-        extractor.process(root: root, parser: parser, line: 1, state: &documentState, into: &result)
+        extractor.process(root: root, parser: parser, line: 1, state: &documentState, into: &result, siblings: values)
         result.state = documentState
         return result
     }

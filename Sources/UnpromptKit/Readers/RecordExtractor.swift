@@ -53,8 +53,10 @@ struct RecordExtractor {
         decodeParsers = (0..<decodeCount).map { _ in JSONParser() }
     }
 
+    /// `siblings`: values read from documents beside a `json` source, given to its records by their time.
     func process(
-        root: JSONRef, parser: JSONParser, line: Int, state: inout SourceState, into result: inout SourceReadResult
+        root: JSONRef, parser: JSONParser, line: Int, state: inout SourceState, into result: inout SourceReadResult,
+        siblings: SiblingValues? = nil
     ) {
         let lineContext = RecordContext(
             parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [])
@@ -78,7 +80,7 @@ struct RecordExtractor {
                         let c = elementContext(rule, parser, root, element, nil, state.variables)
                         if rule.match.allHold(in: c) {
                             matched = true
-                            readRecord(rule, c, line: line, state: &state, into: &result)
+                            readRecord(rule, c, line: line, state: &state, into: &result, siblings: siblings)
                         }
                     }
                 case (.objectEntries, .object(let ref)):
@@ -86,7 +88,7 @@ struct RecordExtractor {
                         let c = elementContext(rule, parser, root, element, key, state.variables)
                         if rule.match.allHold(in: c) {
                             matched = true
-                            readRecord(rule, c, line: line, state: &state, into: &result)
+                            readRecord(rule, c, line: line, state: &state, into: &result, siblings: siblings)
                         }
                     }
                 default: break
@@ -95,7 +97,7 @@ struct RecordExtractor {
             } else {
                 let c = elementContext(rule, parser, root, root, nil, state.variables)
                 if rule.match.allHold(in: c) {
-                    readRecord(rule, c, line: line, state: &state, into: &result)
+                    readRecord(rule, c, line: line, state: &state, into: &result, siblings: siblings)
                     return
                 }
             }
@@ -123,7 +125,7 @@ struct RecordExtractor {
 
     private func readRecord(
         _ rule: CompiledRecord, _ context: RecordContext, line: Int, state: inout SourceState,
-        into result: inout SourceReadResult
+        into result: inout SourceReadResult, siblings: SiblingValues?
     ) {
         result.records += 1
         if let skip = rule.skip.first(where: { $0.when.allHold(in: context) }) {
@@ -136,6 +138,8 @@ struct RecordExtractor {
             result.skip(SkipReason.badTime, line: line, problem: true)
             return
         }
+        var context = context
+        if let siblings { context.variables = siblings.applied(to: context.variables, at: time) }
         guard var raw = readTokens(rule.tokens, context) else {
             result.skip(SkipReason.badValue, line: line, problem: true)
             return
@@ -240,22 +244,22 @@ struct RecordExtractor {
         var input = max(raw.input ?? 0, 0)
         var output = max(raw.output ?? 0, 0)
         let cache = cacheRead + write5m + write1h
+        func answer(_ flag: CountingFlag, _ conditions: [CompiledCondition]) -> CountingAnswer {
+            switch flag {
+            case .always(let value): value ? .yes : .no
+            case .conditional(_, let then, let otherwise): conditions.allHold(in: context) ? then : otherwise
+            case .auto: .auto
+            case .byTotal(let otherwise): otherwise ? .yes : .no
+            }
+        }
         var includesCache: Bool
-        switch rule.counting.inputIncludesCache {
-        case .always(let value): includesCache = value
-        case .conditional(_, let then, let otherwise):
-            includesCache = rule.countingConditions.input.allHold(in: context) ? then : otherwise
+        switch answer(rule.counting.inputIncludesCache, rule.countingConditions.input) {
+        case .yes: includesCache = true
+        case .no: includesCache = false
         case .auto: includesCache = input >= cache
-        case .byTotal(let otherwise): includesCache = otherwise
         }
-        var outputIncludesReasoning: Bool
-        switch rule.counting.outputIncludesReasoning {
-        case .always(let value): outputIncludesReasoning = value
-        case .conditional(_, let then, let otherwise):
-            outputIncludesReasoning = rule.countingConditions.reasoning.allHold(in: context) ? then : otherwise
-        case .auto: outputIncludesReasoning = true
-        case .byTotal(let otherwise): outputIncludesReasoning = otherwise
-        }
+        // `auto` is refused for reasoning by the loader; read as the usual case, reasoning inside output.
+        var outputIncludesReasoning = answer(rule.counting.outputIncludesReasoning, rule.countingConditions.reasoning) != .no
         if let totalField = rule.tokens.total, case .count(let total) = readCount(totalField, context) {
             // The reading of the counts that adds up to the logged total wins. Readings are tried from the
             // fewest flags turned against their default, so a total that cannot tell keeps the default.

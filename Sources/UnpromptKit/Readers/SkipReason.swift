@@ -12,9 +12,10 @@ public enum SkipReason {
     public static let duplicate = "duplicate"
     public static let unreadableSource = "unreadable-source"
     public static let badLimitTime = "bad-limit-time"
+    public static let malformedSibling = "malformed-sibling"
 
     public static let builtIn: Set<String> = [
         malformedJSON, lineTooLong, documentTooLarge, badTime, badValue, noUsage, zeroUsage, unchangedTotal, duplicate,
-        unreadableSource, badLimitTime,
+        unreadableSource, badLimitTime, malformedSibling,
     ]
 }

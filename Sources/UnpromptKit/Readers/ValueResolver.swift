@@ -28,7 +28,7 @@ struct RecordContext {
     let root: JSONRef
     let element: JSONRef
     let entryKey: String?
-    let variables: [String: String]
+    var variables: [String: String]
     /// Parsed `decode` fields, by index; nil where the field is absent or not JSON.
     var decoded: [(JSONParser, JSONRef)?]
 
@@ -204,12 +204,16 @@ final class CompiledCondition {
     let anyOf: [Condition.Literal]
     let present: Bool?
     let matches: NSRegularExpression?
+    let lessThan: Double?
 
-    init(path: CompiledPath, anyOf: [Condition.Literal], present: Bool?, matches: NSRegularExpression?) {
+    init(
+        path: CompiledPath, anyOf: [Condition.Literal], present: Bool?, matches: NSRegularExpression?, lessThan: Double?
+    ) {
         self.path = path
         self.anyOf = anyOf
         self.present = present
         self.matches = matches
+        self.lessThan = lessThan
     }
 
     func holds(in context: RecordContext) -> Bool {
@@ -219,6 +223,10 @@ final class CompiledCondition {
             return isPresent == present
         }
         guard let value else { return false }
+        if let lessThan {
+            guard let number = value.double else { return false }
+            return number < lessThan
+        }
         if let matches {
             guard !value.isNull else { return false }
             let text = value.text

@@ -1,0 +1,43 @@
+import Foundation
+
+/// A whole file read into memory, with the padding the JSON parser needs after it.
+final class DocumentBytes {
+    let base: UnsafeMutableRawPointer
+    /// Bytes read: the file's size, or fewer when it shrank while being read.
+    let count: Int
+
+    private init(base: UnsafeMutableRawPointer, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    deinit { base.deallocate() }
+
+    enum Outcome {
+        case read(DocumentBytes)
+        /// Larger than the limit: not read.
+        case tooLarge(size: Int)
+    }
+
+    /// Reads the file open at `fd` from its start, unless it is larger than `limit` bytes.
+    static func read(fd: Int32, limit: Int) throws(SourceReadError) -> Outcome {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw SourceReadError(errno: errno, operation: "stat") }
+        let size = Int(info.st_size)
+        if size > limit { return .tooLarge(size: size) }
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size + JSONParser.padding, alignment: 64)
+        var filled = 0
+        while filled < size {
+            let n = pread(fd, buffer + filled, size - filled, off_t(filled))
+            if n < 0 {
+                if errno == EINTR { continue }
+                let error = SourceReadError(errno: errno, operation: "read")
+                buffer.deallocate()
+                throw error
+            }
+            if n == 0 { break }  // shrank while read: what is here is the document (or a malformed one)
+            filled += n
+        }
+        return .read(DocumentBytes(base: buffer, count: filled))
+    }
+}

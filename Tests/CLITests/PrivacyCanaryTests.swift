@@ -53,7 +53,8 @@ struct PrivacyCanaryTests {
     @Test func noCanaryReachesOutputWhenPathsAreGivenExplicitly() throws {
         for (tool, directory) in Self.cases {
             let files = (FileManager.default.enumerator(atPath: directory)!.allObjects as! [String])
-                .filter { $0.hasSuffix(".jsonl") }.map { directory + "/" + $0 }
+                .filter { $0.hasSuffix(".jsonl") || ($0.hasSuffix(".json") && !$0.hasSuffix("expected.json")) }
+                .map { directory + "/" + $0 }
             guard !files.isEmpty else { continue }
             let output = try Binary.run(["--dry-run", "--reader", tool, "--json"] + files)
             #expect(!(output.stdout + output.stderr).contains(Self.marker), "\(tool) \(directory): canary in output")

@@ -356,7 +356,98 @@ final class DescriptorLoaderTests: XCTestCase {
     func testCountingFlagAsList() {
         assertError(
             replacing(15, with: ["          input_includes_cache: [true]"]), line: 15, column: 33,
-            "input_includes_cache must be true, false, auto or { when, then, else }")
+            "input_includes_cache must be true, false, auto, { when, then, else } or { by_total }")
+    }
+
+    func testByTotalNeedsTokensTotal() {
+        assertError(
+            replacing(15, with: ["          input_includes_cache: { by_total: true }"]), line: 15, column: 11,
+            "a by_total counting flag needs tokens.total")
+    }
+
+    func testTokensTotalWithoutByTotal() {
+        assertError(
+            replacing(13, with: ["          input: in", "          total: sum"]), line: 16, column: 11,
+            "tokens.total is read only by by_total counting flags; none is given")
+    }
+
+    func testByTotalCannotBeCumulative() {
+        let text = replacing(
+            13...16,
+            with: [
+                "          input: in", "          total: sum", "        counting:",
+                "          input_includes_cache: { by_total: true }", "          output_includes_reasoning: true",
+                "        cumulative: {}",
+            ])
+        assertError(text, line: 18, column: 21, "by_total counting flags compare one record's counts with its total")
+    }
+
+    func testByTotalTakesOnlyItsDefault() {
+        assertError(
+            replacing(15, with: ["          input_includes_cache: { by_total: true, else: false }"]), line: 15, column: 51,
+            "unknown key 'else'")
+    }
+
+    func testSumNeedsValues() {
+        assertError(
+            replacing(13, with: ["          input: { sum: [] }"]), line: 13, column: 25, "tokens.input.sum must not be empty")
+    }
+
+    func testSumItemIsOneValue() {
+        assertError(
+            replacing(13, with: ["          input: { sum: [a, [b, c]] }"]), line: 13, column: 29,
+            "each item of tokens.input.sum must be one value, not a list")
+    }
+
+    func testLookupNeedsWhere() {
+        assertError(
+            replacing(13, with: ["          input: { in: ^messages, path: usage.in }"]), line: 13, column: 18,
+            "tokens.input.where must map fields of the element to values of the record")
+    }
+
+    func testWhereNeedsIn() {
+        assertError(
+            replacing(13, with: ["          input: { path: in, where: { id: to } }"]), line: 13, column: 37,
+            "tokens.input.where needs in")
+    }
+
+    func testLookupNeedsPath() {
+        assertError(
+            replacing(13, with: ["          input: { in: ^messages, where: { id: to } }"]), line: 13, column: 18,
+            "tokens.input with in needs a path")
+    }
+
+    func testLookupWhereNamesElementFields() {
+        assertError(
+            replacing(13, with: ["          input: { in: ^messages, where: { ^id: to }, path: n }"]), line: 13, column: 44,
+            "tokens.input.where names fields of the element")
+    }
+
+    func testLookupLoads() throws {
+        let text = replacing(13, with: ["          input: { in: ^messages, where: { messageId: to, kind: { const: a } }, path: usage.n }"])
+        let record = try DescriptorLoader.load(text: text, file: "t.yaml").inputs[0].records[0]
+        guard case .lookup(let lookup)? = record.tokens.input?.addends.first?.alternatives.first else {
+            return XCTFail("input is a lookup")
+        }
+        XCTAssertEqual(lookup.array.text, "^messages")
+        XCTAssertEqual(lookup.match.map(\.field.text), ["messageId", "kind"])
+        XCTAssertEqual(lookup.path.text, "usage.n")
+    }
+
+    func testSumAndByTotalLoad() throws {
+        let text = replacing(
+            13...16,
+            with: [
+                "          input: { sum: [in, { path: tool }] }", "          total: { sum: [t1, t2] }",
+                "        counting:", "          input_includes_cache: { by_total: true }",
+                "          output_includes_reasoning: { by_total: false }",
+            ])
+        let record = try DescriptorLoader.load(text: text, file: "t.yaml").inputs[0].records[0]
+        XCTAssertEqual(record.tokens.input?.addends.count, 2)
+        XCTAssertEqual(record.tokens.total?.addends.count, 2)
+        guard case .byTotal(true) = record.counting.inputIncludesCache,
+            case .byTotal(false) = record.counting.outputIncludesReasoning
+        else { return XCTFail("by_total flags with their defaults") }
     }
 
     func testAutoOnlyForInputIncludesCache() {

@@ -432,6 +432,27 @@ final class LineReaderTests: XCTestCase {
         XCTAssertEqual(result.events.map(\.counts), [TokenCounts(input: 5, output: 1), TokenCounts(input: 7, output: 2)])
     }
 
+    func testLookupReadsAFieldOfTheElementTheRecordNames() throws {
+        let d = try descriptor(records: """
+            - name: event
+              select: events[]
+              time: ^ts
+              tokens:
+                input: in
+                cache_read: { in: ^messages, where: { messageId: to }, path: usage.cr }
+              \(Self.plainCounting)
+            """)
+        // e1 names message 2; e2 names "7", which matches 7 as text but holds null; e3 names none; e4 names a
+        // message that is not there.
+        let content = #"{"ts":"\#(Self.ts)","events":[{"to":2,"in":5},{"to":"7","in":6},{"in":1},{"to":9,"in":2}],"#
+            + #""messages":[{"messageId":1,"usage":{"cr":50}},{"messageId":2,"usage":{"cr":100}},{"messageId":7,"usage":{"cr":null}}]}"#
+            + "\n"
+        let result = try read(d, write("l.jsonl", content))
+        XCTAssertEqual(result.events.map(\.counts), [
+            TokenCounts(input: 5, cacheRead: 100), TokenCounts(input: 6), TokenCounts(input: 1), TokenCounts(input: 2),
+        ])
+    }
+
     /// Equal elements are one record only within one line: the same counts for two models, or on two lines
     /// with other timestamps, are different records.
     func testSelectedElementsWithoutKeysAreNamedWithTheirLineAndEntry() throws {
@@ -581,6 +602,68 @@ final class LineReaderTests: XCTestCase {
         let result = try read(d, write("a.jsonl", line(0, #""out":10,"think":4"#)))
         XCTAssertEqual(result.events.map(\.counts), [TokenCounts(output: 10, reasoning: 4)])
         XCTAssertEqual(result.events.first?.counts.total, 10)
+    }
+
+    func testSumOfFields() throws {
+        let d = try descriptor(records: """
+            - name: r
+              time: ts
+              tokens_at: usage
+              tokens: { input: { sum: [in, tool] }, output: out }
+              \(Self.plainCounting)
+            """)
+        let result = try read(
+            d, write("a.jsonl",
+                line(0, #""usage":{"in":10,"tool":5}"#) + line(0, #""usage":{"in":10}"#) + line(0, #""usage":{"tool":5,"in":null}"#)
+                    + line(0, #""usage":{"out":3}"#) + line(0, #""usage":{"in":10,"tool":"x"}"#) + line(0, #""usage":{}"#)))
+        XCTAssertEqual(result.events.map(\.counts), [
+            TokenCounts(input: 15), TokenCounts(input: 10), TokenCounts(input: 5), TokenCounts(output: 3),
+        ])
+        XCTAssertEqual(result.skipped, [SkipReason.badValue: 1, SkipReason.noUsage: 1])
+    }
+
+    func testCountingDecidedByTheLoggedTotal() throws {
+        let d = try descriptor(records: """
+            - name: r
+              time: ts
+              tokens: { input: in, output: out, cache_read: cr, reasoning: think, total: t }
+              counting: { input_includes_cache: { by_total: true }, output_includes_reasoning: { by_total: false } }
+            """)
+        let counts = #""cr":600,"think":20"#
+        let result = try read(
+            d, write("a.jsonl",
+                line(1000, #""out":50,"t":1070,"# + counts)  // input with cache, reasoning apart: the defaults add up
+                    + line(400, #""out":50,"t":1070,"# + counts)  // input without the cache (Gemini's older files)
+                    + line(1000, #""out":50,"t":1050,"# + counts)  // reasoning inside output (OpenAI-style)
+                    + line(1000, #""out":50,"# + counts)  // no total: the defaults
+                    + line(1000, #""out":50,"t":5,"# + counts)  // a total nothing adds up to: the defaults
+                    + line(1000, #""out":50,"t":"x","# + counts)))  // a total that is no count tells nothing
+        XCTAssertEqual(result.events.map(\.counts), [
+            TokenCounts(input: 400, cacheRead: 600, output: 70, reasoning: 20),
+            TokenCounts(input: 400, cacheRead: 600, output: 70, reasoning: 20),
+            TokenCounts(input: 400, cacheRead: 600, output: 50, reasoning: 20),
+            TokenCounts(input: 400, cacheRead: 600, output: 70, reasoning: 20),
+            TokenCounts(input: 400, cacheRead: 600, output: 70, reasoning: 20),
+            TokenCounts(input: 400, cacheRead: 600, output: 70, reasoning: 20),
+        ])
+        XCTAssertEqual(result.skipped, [:])
+    }
+
+    func testByTotalLeavesAFixedFlagAlone() throws {
+        let d = try descriptor(records: """
+            - name: r
+              time: ts
+              tokens: { input: in, output: out, cache_read: cr, cache_write: cw, total: t }
+              counting: { input_includes_cache: { by_total: false }, output_includes_reasoning: true }
+            """)
+        // Net input: total = input + cache read + cache write + output. Gross input: total = input + output.
+        let result = try read(
+            d, write("a.jsonl",
+                line(10, #""out":5,"cr":100,"cw":20,"t":135"#) + line(130, #""out":5,"cr":100,"cw":20,"t":135"#)))
+        XCTAssertEqual(result.events.map(\.counts), [
+            TokenCounts(input: 10, cacheRead: 100, cacheWrite5m: 20, output: 5),
+            TokenCounts(input: 10, cacheRead: 100, cacheWrite5m: 20, output: 5),
+        ])
     }
 
     func testCacheWriteSplitByLifetime() throws {

@@ -127,12 +127,21 @@ public struct Condition: Sendable {
 }
 
 /// One alternative of a value: a field, a value carried from an earlier record, the key of the entry being
-/// expanded by `select`, or a constant.
+/// expanded by `select`, a constant, or a field of another element found by its fields.
 public enum ValueSource: Sendable {
     case path(FieldPath)
     case variable(String)
     case entryKey
     case constant(String)
+    case lookup(Lookup)
+}
+
+/// `path` read in the first element of the array at `array` whose fields equal values read from the record:
+/// Amp's ledger events name their message (`toMessageId`), which holds the cache counts.
+public struct Lookup: Sendable {
+    public let array: FieldPath
+    public let match: [(field: FieldPath, value: ValueSpec)]
+    public let path: FieldPath
 }
 
 /// How to read one value: the first alternative that is present wins, then an optional regular expression
@@ -163,19 +172,28 @@ public struct CarryRule: Sendable {
     public let set: [(name: String, value: ValueSpec)]
 }
 
+/// One count field: a value, or the sum of several (`{ sum: [input, tool] }`, Gemini's tool-use prompt
+/// billed as input). Absent addends count 0; the field is absent when every addend is.
+public struct CountSpec: Sendable {
+    public let addends: [ValueSpec]
+}
+
 public struct TokenSpec: Sendable {
     /// No field: the record of a tool that logs only a cost.
     static let none = TokenSpec(
-        input: nil, output: nil, cacheRead: nil, cacheWrite: nil, cacheWrite5m: nil, cacheWrite1h: nil, reasoning: nil)
+        input: nil, output: nil, cacheRead: nil, cacheWrite: nil, cacheWrite5m: nil, cacheWrite1h: nil, reasoning: nil,
+        total: nil)
 
-    public let input: ValueSpec?
-    public let output: ValueSpec?
-    public let cacheRead: ValueSpec?
+    public let input: CountSpec?
+    public let output: CountSpec?
+    public let cacheRead: CountSpec?
     /// All cache writes, when the tool does not split them by lifetime.
-    public let cacheWrite: ValueSpec?
-    public let cacheWrite5m: ValueSpec?
-    public let cacheWrite1h: ValueSpec?
-    public let reasoning: ValueSpec?
+    public let cacheWrite: CountSpec?
+    public let cacheWrite5m: CountSpec?
+    public let cacheWrite1h: CountSpec?
+    public let reasoning: CountSpec?
+    /// The tool's own total of the other fields, read only to decide `by_total` counting flags.
+    public let total: CountSpec?
 }
 
 /// A counting rule that may depend on the record: a fixed answer, or `when` a condition holds then one
@@ -185,6 +203,11 @@ public enum CountingFlag: Sendable {
     case conditional(when: [Condition], then: CountingAnswer, otherwise: CountingAnswer)
     /// Input includes the cache unless it is smaller than the cache counts (so it cannot).
     case auto
+    /// Decided record by record by the logged `tokens.total`: the reading of the counts that adds up to it
+    /// wins; `otherwise` when the total is absent or no reading adds up.
+    case byTotal(otherwise: Bool)
+
+    var isByTotal: Bool { if case .byTotal = self { true } else { false } }
 }
 
 /// One branch of a conditional counting rule. `auto` is for `input_includes_cache` only.

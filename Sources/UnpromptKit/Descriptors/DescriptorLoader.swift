@@ -307,13 +307,26 @@ private struct DescriptorDecoder {
         // A tool that logs only a cost (Crush) gives `cost` and no `tokens`.
         let tokens = map.optional("cost") != nil && map.optional("tokens") == nil
             ? TokenSpec.none : try tokenSpec(try map.required("tokens"))
-        let counting = try countingRules(try map.required("counting"))
+        let countingNode = try map.required("counting")
+        let counting = try countingRules(countingNode)
         var cumulative: CumulativeSpec?
         if let node = map.optional("cumulative") {
             cumulative = try cumulativeSpec(node)
             if cumulative!.cost, map.optional("cost") == nil {
                 throw map.error(node, "cumulative.cost says the record's cost is a running total, but the record has no cost")
             }
+        }
+        let byTotal = [counting.inputIncludesCache, counting.outputIncludesReasoning].contains {
+            if case .byTotal = $0 { true } else { false }
+        }
+        if byTotal, tokens.total == nil {
+            throw map.error(countingNode, "a by_total counting flag needs tokens.total")
+        }
+        if byTotal, let node = map.optional("cumulative") {
+            throw map.error(node, "by_total counting flags compare one record's counts with its total, so they cannot be cumulative")
+        }
+        if !byTotal, tokens.total != nil {
+            throw map.error(countingNode, "tokens.total is read only by by_total counting flags; none is given")
         }
         var identity: IdentitySpec?
         if let node = map.optional("identity") { identity = try identitySpec(node) }
@@ -347,18 +360,27 @@ private struct DescriptorDecoder {
 
     func tokenSpec(_ node: YAMLNode) throws(DescriptorError) -> TokenSpec {
         let keys = ["input", "output", "cache_read", "cache_write", "cache_write_5m", "cache_write_1h", "reasoning"]
-        let map = try reader(node, "tokens", keys)
-        func field(_ key: String) throws(DescriptorError) -> ValueSpec? {
-            try map.optional(key).map { (n) throws(DescriptorError) in try value(n, "tokens.\(key)") }
+        let map = try reader(node, "tokens", keys + ["total"])
+        func field(_ key: String) throws(DescriptorError) -> CountSpec? {
+            try map.optional(key).map { (n) throws(DescriptorError) in try count(n, "tokens.\(key)") }
         }
         let spec = TokenSpec(
             input: try field("input"), output: try field("output"), cacheRead: try field("cache_read"),
             cacheWrite: try field("cache_write"), cacheWrite5m: try field("cache_write_5m"),
-            cacheWrite1h: try field("cache_write_1h"), reasoning: try field("reasoning"))
+            cacheWrite1h: try field("cache_write_1h"), reasoning: try field("reasoning"), total: try field("total"))
         if keys.allSatisfy({ map.optional($0) == nil }) {
             throw map.error(node, "tokens must name at least one of: \(keys.joined(separator: ", "))")
         }
         return spec
+    }
+
+    /// A count field: a value, or `{ sum: [value, ...] }`.
+    func count(_ node: YAMLNode, _ what: String) throws(DescriptorError) -> CountSpec {
+        if case .mapping(let entries) = node.kind, entries.contains(where: { $0.key == "sum" }) {
+            let map = try reader(node, what, ["sum"])
+            return CountSpec(addends: try valueList(try map.required("sum"), "\(what).sum", map))
+        }
+        return CountSpec(addends: [try value(node, what)])
     }
 
     func countingRules(_ node: YAMLNode) throws(DescriptorError) -> CountingRules {
@@ -375,6 +397,9 @@ private struct DescriptorDecoder {
             return .auto
         case .scalar:
             return .always(try parent.bool(node, what))
+        case .mapping(let entries) where entries.contains(where: { $0.key == "by_total" }):
+            let map = try reader(node, what, ["by_total"])
+            return .byTotal(otherwise: try map.bool(try map.required("by_total"), "\(what).by_total"))
         case .mapping:
             let map = try reader(node, what, ["when", "then", "else"])
             func answer(_ key: String) throws(DescriptorError) -> CountingAnswer {
@@ -390,7 +415,9 @@ private struct DescriptorDecoder {
                 when: try conditions(try map.required("when"), "\(what).when"), then: try answer("then"),
                 otherwise: try answer("else"))
         case .sequence:
-            throw parent.error(node, "\(what) must be true, false\(what == "input_includes_cache" ? ", auto" : "") or { when, then, else }")
+            throw parent.error(
+                node,
+                "\(what) must be true, false\(what == "input_includes_cache" ? ", auto" : ""), { when, then, else } or { by_total }")
         }
     }
 
@@ -472,7 +499,7 @@ private struct DescriptorDecoder {
 
     func timeSpec(_ node: YAMLNode, _ what: String) throws(DescriptorError) -> TimeSpec {
         if case .mapping(let entries) = node.kind, entries.contains(where: { $0.key == "as" }) {
-            let map = try reader(node, what, ["path", "const", "pattern", "as"])
+            let map = try reader(node, what, ["path", "const", "pattern", "in", "where", "as"])
             let format: TimeFormat = try map.choice(try map.required("as"), "\(what).as")
             return TimeSpec(value: try valueMapping(map, what), format: format)
         }
@@ -495,13 +522,17 @@ private struct DescriptorDecoder {
             }
             return ValueSpec(alternatives: alternatives, pattern: nil, mark: node.mark)
         case .mapping:
-            return try valueMapping(try reader(node, what, ["path", "const", "pattern"]), what)
+            return try valueMapping(try reader(node, what, ["path", "const", "pattern", "in", "where"]), what)
         }
     }
 
     func valueMapping(_ map: MappingReader, _ what: String) throws(DescriptorError) -> ValueSpec {
         var alternatives: [ValueSource] = []
-        if let node = map.optional("path") {
+        if let node = map.optional("in") {
+            alternatives.append(.lookup(try lookup(map, arrayNode: node, what)))
+        } else if let node = map.optional("where") {
+            throw map.error(node, "\(what).where needs in: the array whose element it finds")
+        } else if let node = map.optional("path") {
             for (text, item) in try map.strings(node, "\(what).path") { alternatives.append(try valueSource(text, item, what)) }
         }
         if let node = map.optional("const") {
@@ -512,6 +543,27 @@ private struct DescriptorDecoder {
         var pattern: String?
         if let node = map.optional("pattern") { pattern = try map.regex(node, "\(what).pattern", captures: 1...1) }
         return ValueSpec(alternatives: alternatives, pattern: pattern, mark: map.node.mark)
+    }
+
+    /// `{ in: array, where: { field: value, … }, path: field }`: one field path each, read in the element found.
+    func lookup(_ map: MappingReader, arrayNode: YAMLNode, _ what: String) throws(DescriptorError) -> Lookup {
+        let array = try map.fieldPath(try map.string(arrayNode, "\(what).in"), at: arrayNode, "\(what).in")
+        guard let pathNode = map.optional("path") else {
+            throw map.error(map.node, "\(what) with in needs a path: the field read in the element found")
+        }
+        if let node = map.optional("const") { throw map.error(node, "\(what) takes either in or const, not both") }
+        let path = try map.fieldPath(try map.string(pathNode, "\(what).path"), at: pathNode, "\(what).path")
+        guard let whereNode = map.optional("where"), case .mapping(let entries) = whereNode.kind, !entries.isEmpty else {
+            throw map.error(map.optional("where") ?? map.node, "\(what).where must map fields of the element to values of the record")
+        }
+        var match: [(field: FieldPath, value: ValueSpec)] = []
+        for entry in entries {
+            let keyNode = YAMLNode(kind: .scalar(entry.key, plain: entry.keyIsPlain), mark: entry.keyMark)
+            let field = try parseFieldPath(entry.key, at: keyNode, "\(what).where", file: file)
+            if field.fromRoot { throw placeError(keyNode, "\(what).where names fields of the element: no '^'") }
+            match.append((field, try value(entry.value, "\(what).where.\(entry.key)")))
+        }
+        return Lookup(array: array, match: match, path: path)
     }
 
     func valueSource(_ text: String, _ node: YAMLNode, _ what: String) throws(DescriptorError) -> ValueSource {

@@ -90,6 +90,12 @@ final class RuleCompiler {
                 case .variable(let name): .variable(name)
                 case .entryKey: .entryKey
                 case .constant(let text): .constant(text)
+                case .lookup(let lookup):
+                    .lookup(
+                        CompiledLookup(
+                            array: path(lookup.array, scope: scope),
+                            match: lookup.match.map { (Self.pointer($0.field), self.value($0.value, scope: scope)) },
+                            path: Self.pointer(lookup.path)))
                 }
             },
             // The loader has already compiled every pattern once, so this cannot fail.
@@ -105,8 +111,7 @@ final class RuleCompiler {
 
     /// Token fields, each path placed under `base` when the descriptor gives `tokens_at` or `fallback_at`.
     func tokens(_ spec: TokenSpec, under base: FieldPath?, scope: Scope) -> CompiledTokens {
-        func field(_ value: ValueSpec?) -> CompiledValue? {
-            guard let value else { return nil }
+        func addend(_ value: ValueSpec) -> CompiledValue {
             guard let base else { return self.value(value, scope: scope) }
             let rebased = ValueSpec(
                 alternatives: value.alternatives.map { source in
@@ -116,10 +121,11 @@ final class RuleCompiler {
                 }, pattern: value.pattern, mark: value.mark)
             return self.value(rebased, scope: scope)
         }
+        func field(_ count: CountSpec?) -> [CompiledValue]? { count.map { $0.addends.map(addend) } }
         return CompiledTokens(
             input: field(spec.input), output: field(spec.output), cacheRead: field(spec.cacheRead),
             cacheWrite: field(spec.cacheWrite), cacheWrite5m: field(spec.cacheWrite5m),
-            cacheWrite1h: field(spec.cacheWrite1h), reasoning: field(spec.reasoning))
+            cacheWrite1h: field(spec.cacheWrite1h), reasoning: field(spec.reasoning), total: field(spec.total))
     }
 
     private func slot(for pointer: JSONPointer) -> Int {
@@ -193,12 +199,14 @@ final class CompiledWindow {
     }
 }
 
+/// Each count field as the values whose sum it is (one value unless the descriptor wrote `sum`).
 final class CompiledTokens {
-    let input, output, cacheRead, cacheWrite, cacheWrite5m, cacheWrite1h, reasoning: CompiledValue?
+    let input, output, cacheRead, cacheWrite, cacheWrite5m, cacheWrite1h, reasoning, total: [CompiledValue]?
 
     init(
-        input: CompiledValue?, output: CompiledValue?, cacheRead: CompiledValue?, cacheWrite: CompiledValue?,
-        cacheWrite5m: CompiledValue?, cacheWrite1h: CompiledValue?, reasoning: CompiledValue?
+        input: [CompiledValue]?, output: [CompiledValue]?, cacheRead: [CompiledValue]?, cacheWrite: [CompiledValue]?,
+        cacheWrite5m: [CompiledValue]?, cacheWrite1h: [CompiledValue]?, reasoning: [CompiledValue]?,
+        total: [CompiledValue]?
     ) {
         self.input = input
         self.output = output
@@ -207,6 +215,7 @@ final class CompiledTokens {
         self.cacheWrite5m = cacheWrite5m
         self.cacheWrite1h = cacheWrite1h
         self.reasoning = reasoning
+        self.total = total
     }
 }
 

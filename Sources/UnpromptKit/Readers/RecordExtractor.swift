@@ -206,13 +206,15 @@ struct RecordExtractor {
     private func readTokens(_ tokens: CompiledTokens, _ context: RecordContext) -> RawTokens? {
         var raw = RawTokens()
         var valid = true
-        func read(_ value: CompiledValue?) -> Int64? {
-            guard let value, let found = value.resolve(in: context) else { return nil }
-            guard let count = found.count else {
+        func read(_ addends: [CompiledValue]?) -> Int64? {
+            guard let addends else { return nil }
+            switch readCount(addends, context) {
+            case .absent: return nil
+            case .count(let count): return count
+            case .invalid:
                 valid = false
                 return nil
             }
-            return count
         }
         raw.input = read(tokens.input)
         raw.output = read(tokens.output)
@@ -222,6 +224,26 @@ struct RecordExtractor {
         raw.cacheWrite1h = read(tokens.cacheWrite1h)
         raw.reasoning = read(tokens.reasoning)
         return valid ? raw : nil
+    }
+
+    private enum CountRead {
+        case absent
+        case count(Int64)
+        case invalid
+    }
+
+    /// The sum of a count field's present addends; absent when all are absent; invalid when one is present
+    /// but not a count, or the sum overflows.
+    private func readCount(_ addends: [CompiledValue], _ context: RecordContext) -> CountRead {
+        var sum: Int64?
+        for value in addends {
+            guard let found = value.resolve(in: context) else { continue }
+            guard let count = found.count else { return .invalid }
+            let (next, overflow) = (sum ?? 0).addingReportingOverflow(count)
+            if overflow { return .invalid }
+            sum = next
+        }
+        return sum.map { .count($0) } ?? .absent
     }
 
     /// Applies the tool's counting rules, giving disjoint counts.
@@ -238,17 +260,37 @@ struct RecordExtractor {
             case .always(let value): value ? .yes : .no
             case .conditional(_, let then, let otherwise): conditions.allHold(in: context) ? then : otherwise
             case .auto: .auto
+            case .byTotal(let otherwise): otherwise ? .yes : .no
             }
         }
-        let includesCache: Bool
+        var includesCache: Bool
         switch answer(rule.counting.inputIncludesCache, rule.countingConditions.input) {
         case .yes: includesCache = true
         case .no: includesCache = false
         case .auto: includesCache = input >= cache
         }
-        if includesCache { input = max(input - cache, 0) }
         // `auto` is refused for reasoning by the loader; read as the usual case, reasoning inside output.
-        let outputIncludesReasoning = answer(rule.counting.outputIncludesReasoning, rule.countingConditions.reasoning) != .no
+        var outputIncludesReasoning = answer(rule.counting.outputIncludesReasoning, rule.countingConditions.reasoning) != .no
+        if let totalField = rule.tokens.total, case .count(let total) = readCount(totalField, context) {
+            // The reading of the counts that adds up to the logged total wins. Readings are tried from the
+            // fewest flags turned against their default, so a total that cannot tell keeps the default.
+            let byTotal = (input: rule.counting.inputIncludesCache.isByTotal, output: rule.counting.outputIncludesReasoning.isByTotal)
+            for (flipInput, flipOutput) in [(false, false), (true, false), (false, true), (true, true)]
+            where (byTotal.input || !flipInput) && (byTotal.output || !flipOutput) {
+                let cacheIncluded = includesCache != flipInput
+                let reasoningIncluded = outputIncludesReasoning != flipOutput
+                let parts = [input, cacheIncluded ? 0 : cache, output, reasoningIncluded ? 0 : reasoning]
+                let sum = parts.reduce(Int64?(0)) { sum, part in
+                    sum.flatMap { let (next, overflow) = $0.addingReportingOverflow(part); return overflow ? nil : next }
+                }
+                if sum == total {
+                    includesCache = cacheIncluded
+                    outputIncludesReasoning = reasoningIncluded
+                    break
+                }
+            }
+        }
+        if includesCache { input = max(input - cache, 0) }
         if !outputIncludesReasoning { output += reasoning }
         return TokenCounts(
             input: input, cacheRead: cacheRead, cacheWrite5m: write5m, cacheWrite1h: write1h, output: output,

@@ -126,6 +126,7 @@ final class CompiledValue {
         case variable(String)
         case entryKey
         case constant(String)
+        case lookup(CompiledLookup)
     }
 
     let alternatives: [Source]
@@ -149,6 +150,8 @@ final class CompiledValue {
                 if let key = context.entryKey { found = .text(key) }
             case .constant(let text):
                 found = .text(text)
+            case .lookup(let lookup):
+                if let value = lookup.resolve(in: context), !value.isNull { found = value }
             }
             if found != nil { break }
         }
@@ -159,6 +162,40 @@ final class CompiledValue {
             let capture = Range(match.range(at: 1), in: text)
         else { return nil }
         return .text(String(text[capture]))
+    }
+}
+
+/// A lookup compiled: the array, the element fields and the record values they must equal, and the field read.
+final class CompiledLookup {
+    let array: CompiledPath
+    let match: [(field: JSONPointer, value: CompiledValue)]
+    let path: JSONPointer
+
+    init(array: CompiledPath, match: [(field: JSONPointer, value: CompiledValue)], path: JSONPointer) {
+        self.array = array
+        self.match = match
+        self.path = path
+    }
+
+    /// `path` in the first element whose fields equal the record's values, compared as text (so `3` equals
+    /// `"3"`); nil when a value is absent or no element matches.
+    func resolve(in context: RecordContext) -> FieldValue? {
+        guard case .composite(let ref, let parser)? = context.lookup(array) else { return nil }
+        var wanted: [String] = []
+        for key in match {
+            guard let value = key.value.resolve(in: context), !value.isNull else { return nil }
+            wanted.append(value.text)
+        }
+        for element in parser.elements(of: ref) {
+            let found = zip(match, wanted).allSatisfy { key, text in
+                guard let value = parser.value(at: key.field, in: element), case let field = FieldValue(value, parser),
+                    !field.isNull
+                else { return false }
+                return field.text == text
+            }
+            if found { return parser.value(at: path, in: element).map { FieldValue($0, parser) } }
+        }
+        return nil
     }
 }
 

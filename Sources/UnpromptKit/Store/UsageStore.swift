@@ -404,6 +404,25 @@ public final class UsageStore {
         }
     }
 
+    /// Every model in the store with its token counts and events, summed over tools and time, by model id.
+    public func modelTotals() throws(StoreError) -> [(model: String, counts: TokenCounts, events: Int64)] {
+        try database.prepare(
+            """
+            SELECT model, sum(input), sum(cache_read), sum(cache_write_5m), sum(cache_write_1h), sum(output),
+                sum(reasoning), sum(events)
+            FROM buckets GROUP BY model ORDER BY model
+            """
+        ).rows().map { row in
+            (
+                row.text(0) ?? "",
+                TokenCounts(
+                    input: row.int(1) ?? 0, cacheRead: row.int(2) ?? 0, cacheWrite5m: row.int(3) ?? 0,
+                    cacheWrite1h: row.int(4) ?? 0, output: row.int(5) ?? 0, reasoning: row.int(6) ?? 0),
+                row.int(7) ?? 0
+            )
+        }
+    }
+
     /// The latest sample of each tool's windows.
     public func latestLimits() throws(StoreError) -> [LimitSample] {
         try database.prepare(

@@ -157,10 +157,11 @@ final class Statement {
                 case SQLITE_FLOAT: .real(sqlite3_column_double(statement, column))
                 case SQLITE_TEXT: .text(String(cString: sqlite3_column_text(statement, column)))
                 case SQLITE_BLOB:
+                    // A zero-length blob has no pointer.
                     .blob(
-                        Data(
-                            bytes: sqlite3_column_blob(statement, column),
-                            count: Int(sqlite3_column_bytes(statement, column))))
+                        sqlite3_column_blob(statement, column).map {
+                            Data(bytes: $0, count: Int(sqlite3_column_bytes(statement, column)))
+                        } ?? Data())
                 default: .null
                 }
             }

@@ -80,8 +80,8 @@ final class PriceTableTests: XCTestCase {
         XCTAssertEqual(layer.skipped, 1)
     }
 
-    /// The user's row beats the overlay's and the bundled one for the same key; an exact id beats a normalized
-    /// one in any layer.
+    /// The user's rows come first for every form of an id; then an exact id beats a normalized one, and the
+    /// overlay's row the bundled one for the same key.
     func testLayersInOrder() {
         func price(_ key: String, _ input: Double) -> ModelPrice { ModelPrice(key: key, base: ClassRates(input: input, output: 1e-6)) }
         let table = PriceTable(layers: [
@@ -94,7 +94,11 @@ final class PriceTableTests: XCTestCase {
         ])
         XCTAssertEqual(table.resolve("claude-sonnet-4-5")?.layer, "override")
         XCTAssertEqual(table.resolve("claude-sonnet-4-5@20250929")?.layer, "override")
-        XCTAssertEqual(table.resolve("claude-sonnet-4-5-20250929")?.key, "claude-sonnet-4-5-20250929")
+        XCTAssertEqual(table.resolve("claude-sonnet-4-5-20250929")?.layer, "override")
+        let withoutOverride = PriceTable(layers: Array(table.layers.dropFirst()))
+        XCTAssertEqual(withoutOverride.resolve("claude-sonnet-4-5")?.layer, "overlay")
+        XCTAssertEqual(withoutOverride.resolve("claude-sonnet-4-5-20250929")?.key, "claude-sonnet-4-5-20250929")
+        XCTAssertEqual(withoutOverride.resolve("claude-sonnet-4-5-20250929")?.layer, "bundled")
         XCTAssertNil(table.resolve("claude-sonnet-9"))
     }
 

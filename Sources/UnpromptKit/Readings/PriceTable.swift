@@ -37,9 +37,11 @@ public struct PriceResolution: Sendable {
 
 /// The price table: a user's override file, then the overlay, then the bundled LiteLLM rows.
 ///
-/// A model id is matched by `ModelNormalizer.candidates`, most specific first; for each candidate the layers are
-/// asked in that order, so an exact id beats a normalized one, and for the same key the user's row beats the
-/// overlay's, which beats the bundled one. A row is taken whole (fields are not merged across layers).
+/// A model id is matched by `ModelNormalizer.candidates`, most specific first. The user's file is asked first
+/// for every candidate, so its row for `claude-sonnet-4-5` also prices `claude-sonnet-4-5-20250929`. Then,
+/// for each candidate, the overlay and the bundled table in that order: an exact id beats a normalized one,
+/// and for the same key the overlay's row beats the bundled one. A row is taken whole (fields are not merged
+/// across layers).
 /// Nothing is ever fetched: the table is what the files hold.
 public struct PriceTable: Sendable {
     public let layers: [PriceLayer]
@@ -54,7 +56,16 @@ public struct PriceTable: Sendable {
     }
 
     public func resolve(_ model: String) -> PriceResolution? {
-        for candidate in ModelNormalizer.candidates(model, aliases: aliases) {
+        let candidates = ModelNormalizer.candidates(model, aliases: aliases)
+        // The user's rows first, for every candidate: a row for `claude-sonnet-4-5` also prices its dated ids.
+        for layer in layers where layer.name == "override" {
+            if let found = find(candidates, in: [layer]) { return found }
+        }
+        return find(candidates, in: layers.filter { $0.name != "override" })
+    }
+
+    private func find(_ candidates: [ModelNormalizer.Candidate], in layers: [PriceLayer]) -> PriceResolution? {
+        for candidate in candidates {
             for layer in layers {
                 if let price = layer.rows[candidate.key] {
                     return PriceResolution(key: candidate.key, layer: layer.name, price: price, fast: candidate.fast)

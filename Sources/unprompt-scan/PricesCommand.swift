@@ -37,7 +37,13 @@ enum PricesCommand {
             return .store
         }
         let bundled = readings.pricingDirectory + "/" + PriceTable.bundledFile
-        let digest = (try? Data(contentsOf: URL(fileURLWithPath: bundled))).map { SHA256.hex($0) }
+        let digest: String
+        do {
+            digest = SHA256.hex(try Data(contentsOf: URL(fileURLWithPath: bundled)))
+        } catch {
+            printError("unprompt-scan: \(bundled): cannot be read (\(error.localizedDescription))")
+            return .invalidData
+        }
         if arguments.has("--json") {
             print(json(readings, digest: digest, models: models).text)
         } else {
@@ -46,7 +52,7 @@ enum PricesCommand {
         return .success
     }
 
-    static func json(_ readings: Readings, digest: String?, models: [ModelLine]) -> JSON {
+    static func json(_ readings: Readings, digest: String, models: [ModelLine]) -> JSON {
         let manifest = readings.table.manifest
         let table = readings.table
         return .object([
@@ -55,7 +61,7 @@ enum PricesCommand {
                 ("upstream", manifest.map { .string($0.upstream) } ?? .null),
                 ("date", manifest.map { .string($0.date) } ?? .null),
                 ("sha256", manifest.map { .string($0.sha256) } ?? .null),
-                ("sha256Matches", .bool(digest != nil && digest == manifest?.sha256)),
+                ("sha256Matches", .bool(digest == manifest?.sha256)),
                 ("rows", .int(table.layer("bundled")?.rows.count ?? 0)),
                 ("filter", manifest.map { .string($0.filter) } ?? .null),
             ])),
@@ -78,7 +84,7 @@ enum PricesCommand {
         ])
     }
 
-    static func text(_ readings: Readings, digest: String?, models: [ModelLine]) -> String {
+    static func text(_ readings: Readings, digest: String, models: [ModelLine]) -> String {
         let table = readings.table
         var lines: [String] = []
         if let manifest = table.manifest {

@@ -8,7 +8,7 @@ import UnpromptKit
 /// override is `prices.json` in the config directory (`ReadingsLocation.overridePath`). Nothing is fetched.
 struct Readings {
     let table: PriceTable
-    let water: WaterMethod
+    let water: WaterEstimator
     let mode: CostMode
     let pricer: Pricer
     let pricingDirectory: String
@@ -32,7 +32,7 @@ struct Readings {
             let table = try PriceTable.load(directory: pricing, override: override)
             let method = try WaterMethod.load(path: water + "/" + ReadingsLocation.waterFile)
             return Readings(
-                table: table, water: method, mode: mode, pricer: Pricer(table: table, mode: mode),
+                table: table, water: WaterEstimator(method: method), mode: mode, pricer: Pricer(table: table, mode: mode),
                 pricingDirectory: pricing, overridePath: FileManager.default.fileExists(atPath: override) ? override : nil)
         } catch {
             throw .data(error.description)
@@ -53,7 +53,7 @@ struct Readings {
                 ("sha256", table.manifest.map { .string($0.sha256) } ?? .null),
             ])),
             ("priceOverride", .bool(overridePath != nil)),
-            ("waterMethod", .object([("version", .string(water.version)), ("date", .string(water.date))])),
+            ("waterMethod", .object([("version", .string(water.method.version)), ("date", .string(water.method.date))])),
         ])
     }
 
@@ -61,7 +61,7 @@ struct Readings {
     var caption: String {
         let table = self.table.manifest.map { "prices \($0.date)" } ?? "prices"
         let mode = self.mode == .calculate ? "cost at API list prices" : "cost (\(self.mode.rawValue) mode)"
-        return "\(mode), \(table)\(overridePath != nil ? " with your override" : ""); water estimated by \(water.version) (central, low–high); not a bill"
+        return "\(mode), \(table)\(overridePath != nil ? " with your override" : ""); water estimated by \(water.method.version) (central, low–high); not a bill"
     }
 }
 

@@ -60,11 +60,19 @@ public struct WaterMethod: Sendable {
         return classRules.first { id.contains($0.contains) }?.class ?? "unknown"
     }
 
+    /// The class factor of a model (normalizing its id: cache it when pricing many rows, see `WaterEstimator`).
+    public func classFactor(_ model: String) -> Double {
+        classFactors[modelClass(model)] ?? classFactors["unknown"] ?? 1
+    }
+
     public func reading(_ counts: TokenCounts, model: String) -> WaterReading {
+        reading(counts, classFactor: classFactor(model))
+    }
+
+    public func reading(_ counts: TokenCounts, classFactor factor: Double) -> WaterReading {
         let equivalent = weights.output * Double(counts.output) + weights.input * Double(counts.input)
             + weights.cacheWrite * Double(counts.cacheWrite5m + counts.cacheWrite1h)
             + weights.cacheRead * Double(counts.cacheRead)
-        let factor = classFactors[modelClass(model)] ?? classFactors["unknown"] ?? 1
         func liters(_ e: Double, _ wue: Double, _ pue: Double, _ ewif: Double) -> (Double, Double) {
             let wattHours = equivalent / 1000 * e * factor
             return (wattHours * (wue / pue + ewif) / 1000, wattHours * (wue / pue) / 1000)
@@ -77,12 +85,6 @@ public struct WaterMethod: Sendable {
         reading.liters = WaterRange(low: low.0, central: central.0, high: high.0)
         reading.onSiteLiters = WaterRange(low: low.1, central: central.1, high: high.1)
         return reading
-    }
-
-    public func reading(of rows: some Sequence<BucketRow>) -> WaterReading {
-        var total = WaterReading()
-        for row in rows { total += reading(row.counts, model: row.model) }
-        return total
     }
 
     // MARK: Loading
@@ -136,6 +138,27 @@ public struct WaterMethod: Sendable {
             energyWhPerThousand: try range("energyWhPerThousandOutputEquivalent"),
             onSiteLitersPerKWhIT: try range("onSiteLitersPerKWhIT"), pue: pue,
             offSiteLitersPerKWh: try range("offSiteLitersPerKWh"), classFactors: classFactors, classRules: classRules)
+    }
+}
+
+/// The water method applied to many buckets, classifying each model id once.
+public final class WaterEstimator {
+    public let method: WaterMethod
+    private var factors: [String: Double] = [:]
+
+    public init(method: WaterMethod) { self.method = method }
+
+    public func reading(_ counts: TokenCounts, model: String) -> WaterReading {
+        if let factor = factors[model] { return method.reading(counts, classFactor: factor) }
+        let factor = method.classFactor(model)
+        factors[model] = factor
+        return method.reading(counts, classFactor: factor)
+    }
+
+    public func reading(of rows: some Sequence<BucketRow>) -> WaterReading {
+        var total = WaterReading()
+        for row in rows { total += reading(row.counts, model: row.model) }
+        return total
     }
 }
 

@@ -13,16 +13,13 @@ enum DryRunCommand {
             }
             descriptors = descriptors.filter { wanted.contains($0.id) }
         }
+        let mode = try Readings.costMode(arguments)
         let readings: Readings
         do {
-            readings = try Readings.load(arguments, environment: environment)
+            readings = try Readings.load(mode: mode, environment: environment)
         } catch {
-            switch error {
-            case .usage(let usage): throw usage
-            case .data(let message):
-                printError("unprompt-scan: \(message)")
-                return .invalidData
-            }
+            printError("unprompt-scan: \(error.message)")
+            return .invalidData
         }
         let paths = arguments.words
         if !paths.isEmpty, descriptors.count != 1 {

@@ -20,7 +20,7 @@ enum PricesCommand {
         do {
             readings = try Readings.load(mode: .calculate, environment: environment)
         } catch {
-            if case .data(let message) = error { printError("unprompt-scan: \(message)") }
+            printError("unprompt-scan: \(error.message)")
             return .invalidData
         }
         var models: [ModelLine] = []

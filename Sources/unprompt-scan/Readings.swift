@@ -15,18 +15,22 @@ struct Readings {
     /// The override file's path when it exists (never printed: views say "in force").
     let overridePath: String?
 
-    static func load(_ arguments: Arguments, environment: [String: String]) throws(ReadingsError) -> Readings {
-        let modeText = try wrapUsage { () throws(UsageError) in try arguments.single("--cost-mode") } ?? CostMode.calculate.rawValue
-        guard let mode = CostMode(rawValue: modeText) else {
-            throw .usage(UsageError("--cost-mode: expected calculate, auto or logged, got '\(modeText)'"))
+    /// `--cost-mode calculate|auto|logged`, by default `calculate`.
+    static func costMode(_ arguments: Arguments) throws(UsageError) -> CostMode {
+        let text = try arguments.single("--cost-mode") ?? CostMode.calculate.rawValue
+        guard let mode = CostMode(rawValue: text) else {
+            throw UsageError("--cost-mode: expected calculate, auto or logged, got '\(text)'")
         }
-        return try load(mode: mode, environment: environment)
+        return mode
     }
 
-    static func load(mode: CostMode, environment: [String: String]) throws(ReadingsError) -> Readings {
+    static func load(mode: CostMode, environment: [String: String]) throws(ReadingsUnavailable) -> Readings {
         guard let pricing = ReadingsLocation.directory("pricing", variable: "UNPROMPT_PRICING_DIR", environment),
             let water = ReadingsLocation.directory("water", variable: "UNPROMPT_WATER_DIR", environment)
-        else { throw .data("no pricing/ or water/ data directory found beside the binary; set UNPROMPT_PRICING_DIR and UNPROMPT_WATER_DIR") }
+        else {
+            throw ReadingsUnavailable(
+                message: "no pricing/ or water/ data directory found beside the binary; set UNPROMPT_PRICING_DIR and UNPROMPT_WATER_DIR")
+        }
         let override = ReadingsLocation.overridePath(environment)
         do {
             let table = try PriceTable.load(directory: pricing, override: override)
@@ -35,12 +39,8 @@ struct Readings {
                 table: table, water: WaterEstimator(method: method), mode: mode, pricer: Pricer(table: table, mode: mode),
                 pricingDirectory: pricing, overridePath: FileManager.default.fileExists(atPath: override) ? override : nil)
         } catch {
-            throw .data(error.description)
+            throw ReadingsUnavailable(message: error.description)
         }
-    }
-
-    private static func wrapUsage<T>(_ body: () throws(UsageError) -> T) throws(ReadingsError) -> T {
-        do { return try body() } catch { throw .usage(error) }
     }
 
     /// `{"costMode", "priceTable": {"source", "date", "sha256"}, "priceOverride": bool, "waterMethod": {…}}`.
@@ -65,9 +65,9 @@ struct Readings {
     }
 }
 
-enum ReadingsError: Error {
-    case usage(UsageError)
-    case data(String)
+/// The price or water data cannot be used (exit status 5).
+struct ReadingsUnavailable: Error {
+    let message: String
 }
 
 enum ReadingsLocation {

@@ -27,16 +27,13 @@ enum ReportCommand {
             throw UsageError("--tool: no reader named '\(id)'; `unprompt-scan readers list` shows them")
         }
         let path = try StoreLocation.path(arguments, environment)
+        let mode = try Readings.costMode(arguments)
         let readings: Readings
         do {
-            readings = try Readings.load(arguments, environment: environment)
+            readings = try Readings.load(mode: mode, environment: environment)
         } catch {
-            switch error {
-            case .usage(let usage): throw usage
-            case .data(let message):
-                printError("unprompt-scan: \(message)")
-                return .invalidData
-            }
+            printError("unprompt-scan: \(error.message)")
+            return .invalidData
         }
 
         var status = ExitCode.success

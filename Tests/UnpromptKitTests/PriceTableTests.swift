@@ -115,6 +115,16 @@ final class PriceTableTests: XCTestCase {
         XCTAssertEqual(table.layer("bundled")?.rows.count, table.manifest!.entries)
     }
 
+    /// Every threshold of the shipped table is a stored band boundary, so history is priced exactly; a refresh
+    /// that brings a new threshold fails here until `ContextBand.boundaries` (and docs/STORE.md) take it.
+    func testEveryThresholdIsABandBoundary() throws {
+        let table = try Self.bundled
+        var thresholds: Set<Int64> = []
+        for layer in table.layers { for price in layer.rows.values { thresholds.formUnion(price.tiers.map(\.above)) } }
+        XCTAssertTrue(thresholds.contains(200_000) && thresholds.contains(272_000), "\(thresholds)")
+        XCTAssertTrue(thresholds.isSubset(of: ContextBand.boundaries), "\(thresholds.subtracting(ContextBand.boundaries))")
+    }
+
     func testSHA256KnownAnswers() {
         XCTAssertEqual(SHA256.hex(Array("".utf8)), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         XCTAssertEqual(SHA256.hex(Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")

@@ -1,8 +1,8 @@
 import Foundation
 import UnpromptKit
 
-/// `unprompt-scan --dry-run [--reader ID]… [--root DIR] [--json] [PATH…]`: reads with the descriptors and
-/// prints what would be counted. It writes nothing anywhere.
+/// `unprompt-scan --dry-run [--reader ID]… [--root DIR] [--cost-mode M] [--json] [PATH…]`: reads with the
+/// descriptors and prints what would be counted, with its cost and water. It writes nothing anywhere.
 enum DryRunCommand {
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
         let wanted = arguments.all("--reader")
@@ -12,6 +12,14 @@ enum DryRunCommand {
                 throw UsageError("no reader named '\(id)'; `unprompt-scan readers list` shows them")
             }
             descriptors = descriptors.filter { wanted.contains($0.id) }
+        }
+        let mode = try Readings.costMode(arguments)
+        let readings: Readings
+        do {
+            readings = try Readings.load(mode: mode, environment: environment)
+        } catch {
+            printError("unprompt-scan: \(error.message)")
+            return .invalidData
         }
         let paths = arguments.words
         if !paths.isEmpty, descriptors.count != 1 {
@@ -23,15 +31,32 @@ enum DryRunCommand {
         let dryRun = DryRun(discovery: discovery, timeZone: TimeZone.current)
         let reports = descriptors.map { dryRun.run($0, explicitPaths: paths) }
         if arguments.has("--json") {
-            print(JSON.object([("readers", .array(reports.map(json)))]).text)
+            print(JSON.object([("readers", .array(reports.map { json($0, readings) })), ("readings", readings.json)]).text)
         } else {
-            for (descriptor, report) in zip(descriptors, reports) { print(text(report, name: descriptor.name)) }
+            print(readings.caption)
+            for (descriptor, report) in zip(descriptors, reports) { print(text(report, name: descriptor.name, readings)) }
         }
         return reports.contains { $0.failedSources > 0 || $0.unlistedDirectories > 0 } ? .sourcesUnreadable : .success
     }
 
-    static func json(_ report: ReaderReport) -> JSON {
-        .object([
+    /// The report's buckets by model and by UTC day, with their readings.
+    struct ReportReadings {
+        var total = ReadingCell()
+        var byModel: [String: ReadingCell] = [:]
+        var byDay: [Int64: ReadingCell] = [:]
+
+        init(_ report: ReaderReport, _ readings: Readings) {
+            for row in report.totals.buckets {
+                total.add(row, readings)
+                byModel[row.model, default: ReadingCell()].add(row, readings)
+                byDay[CivilDate.floorDivide(row.quarter, LocalCalendar.quartersPerDay), default: ReadingCell()].add(row, readings)
+            }
+        }
+    }
+
+    static func json(_ report: ReaderReport, _ readings: Readings) -> JSON {
+        let cells = ReportReadings(report, readings)
+        return .object([
             ("id", .string(report.id)),
             ("sources", .int(report.sources)),
             ("lines", .int(report.lines)),
@@ -40,8 +65,13 @@ enum DryRunCommand {
             ("skipped", .object(report.skipped.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
             ("totals", CountsFormat.json(report.totals.total)),
             ("loggedCost", .number(CostFormat.rounded(report.totals.loggedCost))),
+            ("cost", ReadingsFormat.json(cells.total.cost)),
+            ("water", ReadingsFormat.json(cells.total.water)),
             ("byModel", .object(report.totals.byModel.sorted { $0.key < $1.key }.map { ($0.key, CountsFormat.json($0.value)) })),
+            ("costByModel", .object(cells.byModel.sorted { $0.key < $1.key }.map { ($0.key, ReadingsFormat.json($0.value.cost)) })),
+            ("waterByModel", .object(cells.byModel.sorted { $0.key < $1.key }.map { ($0.key, ReadingsFormat.json($0.value.water)) })),
             ("byDay", .object(report.totals.byDay.sorted { $0.key < $1.key }.map { (CivilDate.dateString(ofDay: $0.key), CountsFormat.json($0.value)) })),
+            ("costByDay", .object(cells.byDay.sorted { $0.key < $1.key }.map { (CivilDate.dateString(ofDay: $0.key), ReadingsFormat.json($0.value.cost)) })),
             ("limits", .array(report.latestLimits.map(LimitFormat.json))),
             ("limitSamples", .int(report.limitSamples)),
             ("problems", .array(report.problems.map { problem in
@@ -50,7 +80,8 @@ enum DryRunCommand {
         ])
     }
 
-    static func text(_ report: ReaderReport, name: String) -> String {
+    static func text(_ report: ReaderReport, name: String, _ readings: Readings) -> String {
+        let cells = ReportReadings(report, readings)
         var lines: [String] = []
         lines.append("\(report.id) (\(name))")
         lines.append(
@@ -64,22 +95,24 @@ enum DryRunCommand {
                 lines.append("    \(place)\(problem.reason)")
             }
         }
-        var table = TextTable(header: ["", "input", "output", "cache read", "cache write 5m", "cache write 1h", "reasoning"])
-        table.add(["total"] + CountsFormat.columns(report.totals.total))
+        var table = TextTable(
+            header: ["", "input", "output", "cache read", "cache write 5m", "cache write 1h", "reasoning", "cost", "water"])
+        table.add(["total"] + CountsFormat.columns(report.totals.total) + ReadingsBreakdown.columns(cells.total))
         if !report.totals.byModel.isEmpty {
             table.add(["by model"])
             for (model, counts) in report.totals.byModel.sorted(by: { $0.key < $1.key }) {
-                table.add(["  " + model] + CountsFormat.columns(counts))
+                table.add(["  " + model] + CountsFormat.columns(counts) + ReadingsBreakdown.columns(cells.byModel[model]))
             }
             table.add(["by UTC day"])
             for (day, counts) in report.totals.byDay.sorted(by: { $0.key < $1.key }) {
-                table.add(["  " + CivilDate.dateString(ofDay: day)] + CountsFormat.columns(counts))
+                table.add(["  " + CivilDate.dateString(ofDay: day)] + CountsFormat.columns(counts) + ReadingsBreakdown.columns(cells.byDay[day]))
             }
         }
         lines += table.render().map { "  " + $0 }
         if report.totals.loggedCost != 0 {
             lines.append("  cost logged by the tool: $\(CostFormat.text(report.totals.loggedCost))")
         }
+        lines += ReadingsFormat.notes(cells.total.cost, mode: readings.mode, unpricedTokens: cells.total.unpricedTokens).map { "  " + $0 }
         if report.limitSamples > 0 {
             lines.append("  limits (\(CountsFormat.grouped(report.limitSamples)) samples; latest per window):")
             for sample in report.latestLimits { lines.append("    " + LimitFormat.text(sample)) }

@@ -9,4 +9,6 @@ enum ExitCode: Int32 {
     case invalidDescriptor = 3
     /// The store cannot be opened or written: damaged, from a newer version, or not writable.
     case store = 4
+    /// The price table, the user's price override or the water method file is invalid or missing.
+    case invalidData = 5
 }

@@ -25,15 +25,19 @@ enum ReaderLocation {
         return result
     }
 
-    /// An installed binary finds `share/unprompt-scan/readers` beside its `bin/`; a binary built from a
-    /// checkout finds that checkout's `readers/` (its source path is known at compile time).
-    private static func builtInDirectory() -> String? {
+    private static func builtInDirectory() -> String? { BuiltInData.directory("readers") }
+}
+
+/// The data shipped with the binary: `share/unprompt-scan/<name>` beside an installed binary's `bin/`, else
+/// `<name>/` of the checkout the binary was built from (its source path is known at compile time).
+enum BuiltInData {
+    static func directory(_ name: String) -> String? {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         let installed = executable.deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("share/unprompt-scan/readers").path
+            .appendingPathComponent("share/unprompt-scan/" + name).path
         if FileManager.default.fileExists(atPath: installed) { return installed }
         let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("readers").path
+            .deletingLastPathComponent().appendingPathComponent(name).path
         return FileManager.default.fileExists(atPath: checkout) ? checkout : nil
     }
 }

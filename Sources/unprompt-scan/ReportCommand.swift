@@ -1,8 +1,9 @@
 import Foundation
 import UnpromptKit
 
-/// `daily` and `monthly [--since D] [--until D] [--tz ZONE] [--tool ID]... [--no-scan] [--store PATH] [--json]`:
-/// usage per local day or month, with a per-tool and per-model breakdown.
+/// `daily` and `monthly [--since D] [--until D] [--tz ZONE] [--tool ID]... [--no-scan] [--cost-mode M]
+/// [--store PATH] [--json]`: usage per local day or month, with a per-tool and per-model breakdown, each with
+/// its cost and water readings (and, per day, the bottle level: see `BottleLevel`).
 ///
 /// They first run the same incremental scan as a plain `unprompt-scan` (only new bytes are read), unless
 /// `--no-scan` is given, then group the store's quarter-hour buckets in the time zone asked for. The zone is
@@ -26,6 +27,14 @@ enum ReportCommand {
             throw UsageError("--tool: no reader named '\(id)'; `unprompt-scan readers list` shows them")
         }
         let path = try StoreLocation.path(arguments, environment)
+        let mode = try Readings.costMode(arguments)
+        let readings: Readings
+        do {
+            readings = try Readings.load(mode: mode, environment: environment)
+        } catch {
+            printError("unprompt-scan: \(error.message)")
+            return .invalidData
+        }
 
         var status = ExitCode.success
         let store: UsageStore?
@@ -43,9 +52,11 @@ enum ReportCommand {
             return .store
         }
 
+        // A day's bottle level compares it with the days before it, so those are read too.
+        let historyFrom = period == .day ? fromDay.map { $0 - BottleLevel.windowDays + 1 } : fromDay
         var rows: [BucketRow] = []
         if let store {
-            let bounds = LocalCalendar.quarterBounds(fromDay: fromDay, throughDay: throughDay)
+            let bounds = LocalCalendar.quarterBounds(fromDay: historyFrom, throughDay: throughDay)
             do {
                 rows = try store.buckets(
                     fromQuarter: bounds.lowerBound, toQuarter: bounds.upperBound, tool: tools.count == 1 ? tools[0] : nil)
@@ -55,47 +66,83 @@ enum ReportCommand {
             }
             if tools.count > 1 { rows = rows.filter { tools.contains($0.tool) } }
         }
-        let periods = LocalCalendar(timeZone: zone.timeZone).group(rows, by: period, fromDay: fromDay, throughDay: throughDay)
+        let calendar = LocalCalendar(timeZone: zone.timeZone)
+        let periods = calendar.group(rows, by: period, fromDay: fromDay, throughDay: throughDay)
+        let breakdowns = calendar.partition(rows, by: period, fromDay: fromDay, throughDay: throughDay)
+            .mapValues { ReadingsBreakdown($0, readings) }
+        var bottle: [Int64: Double] = [:]
+        if period == .day {
+            let liters = calendar.partition(rows, by: .day, fromDay: historyFrom, throughDay: throughDay)
+                .mapValues { readings.water.reading(of: $0).liters.central }
+            bottle = BottleLevel.levels(liters: liters, days: periods.map(\.period))
+        }
+        let view = PeriodReadings(readings: readings, breakdowns: breakdowns, bottle: bottle)
 
         if arguments.has("--json") {
-            print(json(periods, period: period, zone: zone).text)
+            print(json(periods, period: period, zone: zone, view).text)
         } else {
-            print(text(periods, period: period, zone: zone, fromDay: fromDay, throughDay: throughDay, tools: tools))
+            print(text(periods, period: period, zone: zone, fromDay: fromDay, throughDay: throughDay, tools: tools, view))
         }
         return status
     }
 
-    /// `{"daily":[{"date":…,"totals":…,"events":…,"byModel":…,"byTool":…}…],"timeZone":…}`, or `"monthly"`
-    /// with `"month"`.
-    static func json(_ periods: [PeriodUsage], period: LocalCalendar.Period, zone: ZoneOption) -> JSON {
+    /// The readings of every period shown.
+    struct PeriodReadings {
+        let readings: Readings
+        let breakdowns: [Int64: ReadingsBreakdown]
+        let bottle: [Int64: Double]
+    }
+
+    /// `{"daily":[{"date":…,"totals":…,"events":…,"cost":…,"water":…,"bottleLevel":…,"byModel":…,
+    /// "costByModel":…,"waterByModel":…,"byTool":…}…],"timeZone":…,"readings":…}`, or `"monthly"` with
+    /// `"month"` (and no bottle level).
+    static func json(_ periods: [PeriodUsage], period: LocalCalendar.Period, zone: ZoneOption, _ view: PeriodReadings) -> JSON {
         let entries = periods.map { usage -> JSON in
-            period == .day
-                ? UsageView.json(usage, label: ("date", CivilDate.dateString(ofDay: usage.period)))
-                : UsageView.json(usage, label: ("month", CivilDate.monthString(ofMonth: usage.period)))
+            let label = period == .day
+                ? ("date", CivilDate.dateString(ofDay: usage.period)) : ("month", CivilDate.monthString(ofMonth: usage.period))
+            let bottle: JSON? = period == .day ? (view.bottle[usage.period].map { .number(ReadingsFormat.rounded($0)) } ?? .null) : nil
+            return UsageView.json(usage, label: label, readings: view.breakdowns[usage.period], bottle: bottle)
         }
-        return .object([(period == .day ? "daily" : "monthly", .array(entries)), ("timeZone", .string(zone.name))])
+        return .object([
+            (period == .day ? "daily" : "monthly", .array(entries)), ("timeZone", .string(zone.name)),
+            ("readings", view.readings.json),
+        ])
     }
 
     static func text(
         _ periods: [PeriodUsage], period: LocalCalendar.Period, zone: ZoneOption, fromDay: Int64?, throughDay: Int64?,
-        tools: [String]
+        tools: [String], _ view: PeriodReadings
     ) -> String {
         var scope = "time zone \(zone.name)"
         if let fromDay { scope += ", from \(CivilDate.dateString(ofDay: fromDay))" }
         if let throughDay { scope += ", through \(CivilDate.dateString(ofDay: throughDay))" }
         if !tools.isEmpty { scope += ", tool " + tools.joined(separator: ", ") }
         guard !periods.isEmpty else { return "no usage recorded (\(scope))" }
-        var lines = ["\(period == .day ? "daily" : "monthly") usage in tokens (\(scope))"]
-        var table = TextTable(header: UsageView.header(period == .day ? "date / tool / model" : "month / tool / model"))
+        var lines = ["\(period == .day ? "daily" : "monthly") usage in tokens (\(scope))", view.readings.caption]
+        let readingHeader = ["cost", "water"] + (period == .day ? ["bottle"] : [])
+        var table = TextTable(
+            header: UsageView.header(period == .day ? "date / tool / model" : "month / tool / model") + readingHeader)
         var grand = UsageCell()
+        var grandReadings = ReadingCell()
         for usage in periods {
             let label = period == .day
                 ? CivilDate.dateString(ofDay: usage.period) : CivilDate.monthString(ofMonth: usage.period)
-            UsageView.add(usage, label: label, to: &table)
+            let breakdown = view.breakdowns[usage.period]
+            let bottle = period == .day ? [ReadingsFormat.bottle(view.bottle[usage.period])] : []
+            UsageView.add(usage, label: label, to: &table, readings: breakdown, periodColumns: bottle)
             grand += usage.total
+            if let breakdown {
+                grandReadings.cost += breakdown.total.cost
+                grandReadings.water += breakdown.total.water
+                grandReadings.unpricedTokens.merge(breakdown.total.unpricedTokens, uniquingKeysWith: +)
+            }
         }
-        table.add(UsageView.row("total", grand))
+        table.add(UsageView.row("total", grand) + ReadingsBreakdown.columns(grandReadings))
         lines += table.render()
+        lines += ReadingsFormat.notes(grandReadings.cost, mode: view.readings.mode, unpricedTokens: grandReadings.unpricedTokens)
+        if period == .day {
+            lines.append("bottle: the day's central water estimate as a share of the fullest day in the 30 days up to it")
+        }
         return lines.joined(separator: "\n")
     }
 }
@@ -178,39 +225,56 @@ enum UsageView {
         [label] + CountsFormat.columns(cell.counts) + [CountsFormat.grouped(Int(cell.counts.total)), CountsFormat.grouped(Int(cell.events))]
     }
 
-    /// The period's line, then one line per tool and, under it, one per model.
-    static func add(_ usage: PeriodUsage, label: String, to table: inout TextTable, indent: String = "  ") {
-        table.add(row(label, usage.total))
-        addBreakdown(usage, to: &table, indent: indent)
+    /// The period's line, then one line per tool and, under it, one per model; with `readings`, each line
+    /// ends with its cost and water (and the period's line with `periodColumns`).
+    static func add(
+        _ usage: PeriodUsage, label: String, to table: inout TextTable, indent: String = "  ",
+        readings: ReadingsBreakdown? = nil, periodColumns: [String] = []
+    ) {
+        table.add(row(label, usage.total) + (readings.map { ReadingsBreakdown.columns($0.total) + periodColumns } ?? []))
+        addBreakdown(usage, to: &table, indent: indent, readings: readings)
     }
 
-    static func addBreakdown(_ usage: PeriodUsage, to table: inout TextTable, indent: String) {
+    static func addBreakdown(_ usage: PeriodUsage, to table: inout TextTable, indent: String, readings: ReadingsBreakdown? = nil) {
         for tool in usage.byTool.keys.sorted() {
-            table.add(row(indent + tool, usage.total(ofTool: tool)))
+            let toolReadings = readings.map { ReadingsBreakdown.columns($0.byTool[tool]) } ?? []
+            table.add(row(indent + tool, usage.total(ofTool: tool)) + toolReadings)
             for (model, cell) in usage.byTool[tool]!.sorted(by: { $0.key < $1.key }) {
-                table.add(row(indent + "  " + model, cell))
+                let modelReadings = readings.map { ReadingsBreakdown.columns($0.byToolModel[tool]?[model]) } ?? []
+                table.add(row(indent + "  " + model, cell) + modelReadings)
             }
         }
     }
 
     /// `{label, "totals", "events", "byModel": {model: counts}, "byTool": {tool: {"totals", "events",
-    /// "byModel"}}}`: counts objects have exactly the dry run's six keys.
-    static func json(_ usage: PeriodUsage, label: (String, String)?) -> JSON {
+    /// "byModel"}}}`: counts objects have exactly the dry run's six keys. With `readings`, the period and each
+    /// tool also have `"cost"` and `"water"`, and `"costByModel"` / `"waterByModel"` beside `"byModel"`;
+    /// `bottle` adds `"bottleLevel"`.
+    static func json(_ usage: PeriodUsage, label: (String, String)?, readings: ReadingsBreakdown? = nil, bottle: JSON? = nil) -> JSON {
         var entries: [(String, JSON)] = []
         if let label { entries.append((label.0, .string(label.1))) }
-        entries += [
-            ("totals", CountsFormat.json(usage.total.counts)),
-            ("events", .integer(usage.total.events)),
-            ("byModel", byModel(usage.byModel)),
-            ("byTool", .object(usage.byTool.keys.sorted().map { tool in
-                let total = usage.total(ofTool: tool)
-                return (tool, .object([
-                    ("totals", CountsFormat.json(total.counts)), ("events", .integer(total.events)),
-                    ("byModel", byModel(usage.byTool[tool]!)),
-                ]))
-            })),
-        ]
+        entries += [("totals", CountsFormat.json(usage.total.counts)), ("events", .integer(usage.total.events))]
+        if let readings { entries += ReadingsBreakdown.json(readings.total) }
+        if let bottle { entries.append(("bottleLevel", bottle)) }
+        entries.append(("byModel", byModel(usage.byModel)))
+        if let readings { entries += readingsByModel(readings.byModel, models: usage.byModel.keys) }
+        entries.append(("byTool", .object(usage.byTool.keys.sorted().map { tool in
+            let total = usage.total(ofTool: tool)
+            var fields: [(String, JSON)] = [("totals", CountsFormat.json(total.counts)), ("events", .integer(total.events))]
+            if let cell = readings?.byTool[tool] { fields += ReadingsBreakdown.json(cell) }
+            fields.append(("byModel", byModel(usage.byTool[tool]!)))
+            if let models = readings?.byToolModel[tool] { fields += readingsByModel(models, models: usage.byTool[tool]!.keys) }
+            return (tool, .object(fields))
+        })))
         return .object(entries)
+    }
+
+    private static func readingsByModel(_ cells: [String: ReadingCell], models: some Sequence<String>) -> [(String, JSON)] {
+        let names = models.sorted()
+        return [
+            ("costByModel", .object(names.compactMap { name in cells[name].map { (name, ReadingsFormat.json($0.cost)) } })),
+            ("waterByModel", .object(names.compactMap { name in cells[name].map { (name, ReadingsFormat.json($0.water)) } })),
+        ]
     }
 
     private static func byModel(_ cells: [String: UsageCell]) -> JSON {

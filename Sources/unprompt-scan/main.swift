@@ -4,9 +4,10 @@ import UnpromptKit
 let usage = """
     usage: unprompt-scan [--store PATH] [--tz ZONE] [--json]
            unprompt-scan daily|monthly [--since DATE] [--until DATE] [--tz ZONE] [--tool ID]... [--no-scan]
-                         [--store PATH] [--json]
+                         [--cost-mode MODE] [--store PATH] [--json]
+           unprompt-scan prices [--store PATH] [--json]
            unprompt-scan watch [--store PATH] [--interval SECONDS] [--json]
-           unprompt-scan --dry-run [--reader ID]... [--root DIR] [--json] [PATH...]
+           unprompt-scan --dry-run [--reader ID]... [--root DIR] [--cost-mode MODE] [--json] [PATH...]
            unprompt-scan readers list [--json]
            unprompt-scan readers validate FILE...
 
@@ -19,6 +20,11 @@ let usage = """
                          (default: $TZ, else the system's zone); a regrouping only, never a rescan
       --tool ID          only this tool's usage (repeatable; `readers list` shows the ids)
       --no-scan          show what the store holds without scanning first (opens it read-only)
+      --cost-mode MODE   calculate (default): cost from tokens at API list prices; auto: the tool's logged
+                         cost where it logged one, else calculated; logged: logged costs only
+      prices             the price table's source, date and SHA-256, whether your override is in force
+                         (prices.json in ${XDG_CONFIG_HOME:-~/.config}/unprompt), and every model in the
+                         store with its price row, unpriced ones with their tokens; reads the store only
       watch              scan, then scan again within a second of every change to a source, printing one line
                          per scan that counted something, until Ctrl-C or SIGTERM (exit status 0)
       --interval SECONDS a full rescan this often while watching, for changes no notification reports
@@ -31,14 +37,15 @@ let usage = """
       --json             print JSON
       -h, --help         show this help
 
-    exit status: 0 ok, 1 some sources or folders could not be read, 2 usage error, 3 invalid descriptor, 4 store error
+    exit status: 0 ok, 1 some sources or folders could not be read, 2 usage error, 3 invalid descriptor, 4 store error,
+                 5 invalid price table, price override or water method file
     """
 
 func main() -> ExitCode {
     let environment = ProcessInfo.processInfo.environment
     do {
         let arguments = try Arguments(
-            Array(CommandLine.arguments.dropFirst()), valueFlags: ["--reader", "--root", "--readers-dir", "--store", "--since", "--until", "--tz", "--tool", "--interval"],
+            Array(CommandLine.arguments.dropFirst()), valueFlags: ["--reader", "--root", "--readers-dir", "--store", "--since", "--until", "--tz", "--tool", "--interval", "--cost-mode"],
             boolFlags: ["--dry-run", "--json", "--help", "-h", "--no-scan"])
         if arguments.has("--help") || arguments.has("-h") {
             print(usage)
@@ -63,6 +70,7 @@ func main() -> ExitCode {
         case nil: return try ScanCommand.run(arguments, catalog: catalog, environment: environment)
         case "daily", "monthly": return try ReportCommand.run(arguments, catalog: catalog, environment: environment)
         case "watch": return try WatchCommand.run(arguments, catalog: catalog, environment: environment)
+        case "prices": return try PricesCommand.run(arguments, environment: environment)
         case let word?: throw UsageError("unknown command '\(word)'")
         }
     } catch {

@@ -130,18 +130,126 @@ final class UsageStoreTests: XCTestCase {
         XCTAssertEqual(try store.buckets(fromQuarter: 0, toQuarter: 1).map(\.counts.input), [9])
     }
 
-    func testAVersionOneStoreIsUpgradedInPlace() throws {
+    /// The tables of schema 1 and 2 exactly as those versions created them, with one record each.
+    static let schemaOne = """
+        CREATE TABLE checkpoints (
+            source_key TEXT PRIMARY KEY, device INTEGER NOT NULL, inode INTEGER NOT NULL,
+            size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, offset INTEGER NOT NULL,
+            head_length INTEGER NOT NULL, head_hash TEXT NOT NULL, tail_hash TEXT NOT NULL,
+            state BLOB NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE identities (
+            high INTEGER NOT NULL, low INTEGER NOT NULL, keep INTEGER NOT NULL,
+            quarter INTEGER, tool TEXT, model TEXT,
+            input INTEGER, cache_read INTEGER, cache_write_5m INTEGER, cache_write_1h INTEGER,
+            output INTEGER, reasoning INTEGER,
+            PRIMARY KEY (high, low)
+        ) WITHOUT ROWID;
+        CREATE TABLE buckets (
+            quarter INTEGER NOT NULL, tool TEXT NOT NULL, model TEXT NOT NULL,
+            input INTEGER NOT NULL, cache_read INTEGER NOT NULL, cache_write_5m INTEGER NOT NULL,
+            cache_write_1h INTEGER NOT NULL, output INTEGER NOT NULL, reasoning INTEGER NOT NULL,
+            events INTEGER NOT NULL,
+            PRIMARY KEY (quarter, tool, model)
+        ) WITHOUT ROWID;
+        CREATE TABLE limit_samples (
+            tool TEXT NOT NULL, window TEXT NOT NULL, time INTEGER NOT NULL,
+            used_percent REAL, window_minutes INTEGER, resets_at INTEGER,
+            PRIMARY KEY (tool, window, time)
+        ) WITHOUT ROWID;
+        CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+        INSERT INTO buckets VALUES (0, 't', 'm', 5, 0, 0, 0, 0, 0, 1);
+        INSERT INTO identities VALUES (1, 1, 1, 0, 't', 'm', 5, 0, 0, 0, 0, 0);
+        INSERT INTO checkpoints VALUES ('a', 1, 2, 3, 3, 3, 0, '', 't', x'');
+        """
+    static let schemaTwo = schemaOne + """
+        CREATE TABLE aliases (
+            high INTEGER NOT NULL, low INTEGER NOT NULL, owner_high INTEGER, owner_low INTEGER,
+            PRIMARY KEY (high, low)
+        ) WITHOUT ROWID;
+        """
+
+    func oldStore(_ schema: String, version: Int) throws -> String {
         let path = dir + "/u.sqlite"
-        _ = try UsageStore(path: path).commit(
-            sourceKey: "a", expected: nil, events: [event(5, id: 1, at: 0)], limits: [], checkpoint: try checkpoint(offset: 3))
-        let database = try Database(path: path, options: [.readWrite])
-        try database.execute("DROP TABLE aliases; PRAGMA user_version = 1")
+        let database = try Database(path: path, options: [.readWrite, .create])
+        try database.execute(schema + "PRAGMA user_version = \(version);")
+        return path
+    }
+
+    func testAVersionOneStoreIsUpgradedInPlace() throws {
+        let path = try oldStore(Self.schemaOne, version: 1)
         XCTAssertThrowsError(try UsageStore(path: path, readOnly: true)) { error in
             XCTAssertTrue("\(error)".contains("older version (schema 1)"), "\(error)")
         }
         let upgraded = try UsageStore(path: path)
         XCTAssertEqual(try upgraded.buckets(fromQuarter: 0, toQuarter: 1).map(\.counts.input), [5])
-        XCTAssertEqual(try Database(path: path, options: [.readOnly]).prepare("PRAGMA user_version").rows().first?.int(0), 2)
+        XCTAssertEqual(
+            try Database(path: path, options: [.readOnly]).prepare("PRAGMA user_version").rows().first?.int(0),
+            UsageStore.schemaVersion)
+    }
+
+    /// Schema 2 kept no prompt size and no logged cost: its rows move to the unknown band, and a record
+    /// replaced later leaves exactly that band.
+    func testAVersionTwoStoreKeepsItsCountsInTheUnknownBand() throws {
+        let path = try oldStore(Self.schemaTwo, version: 2)
+        let store = try UsageStore(path: path)
+        let rows = try store.buckets(fromQuarter: 0, toQuarter: 1)
+        XCTAssertEqual(rows, [
+            BucketRow(quarter: 0, tool: "t", model: "m", counts: TokenCounts(input: 5), events: 1, contextAbove: ContextBand.unknown)
+        ])
+        XCTAssertEqual(try store.checkpoint(for: "a")?.offset, 3)
+        // The same identity, larger and above 200k prompt tokens: it replaces the old record.
+        let larger = TokenEvent(
+            tool: "t", time: 0, model: "m", counts: TokenCounts(input: 1, cacheRead: 200_000), loggedCost: 0.25,
+            identity: Identity(high: 1, low: 1), keep: .largest)
+        let outcome = try store.commit(
+            sourceKey: "a", expected: try store.checkpoint(for: "a"), events: [larger], limits: [],
+            checkpoint: try checkpoint(offset: 9))
+        XCTAssertEqual(outcome, CommitOutcome(counted: 0, duplicates: 1, applied: true))
+        XCTAssertEqual(try store.buckets(fromQuarter: 0, toQuarter: 1), [
+            BucketRow(
+                quarter: 0, tool: "t", model: "m", counts: TokenCounts(input: 1, cacheRead: 200_000), events: 1,
+                contextAbove: 200_000, costLogged: true, loggedCostNanos: 250_000_000)
+        ])
+    }
+
+    /// A replaced record leaves its own band and logged-cost bucket exactly, even when the new copy lands in
+    /// another one.
+    func testAReplacementMovesBetweenBandsExactly() throws {
+        let store = try UsageStore(path: dir + "/u.sqlite")
+        func copy(_ cacheRead: Int64, cost: Double?, estimated: Bool) -> TokenEvent {
+            TokenEvent(
+                tool: "t", time: 0, model: "m", counts: TokenCounts(input: 10, cacheRead: cacheRead, output: 1),
+                loggedCost: cost, identity: Identity(high: 7, low: 7), keep: .largest, estimated: estimated)
+        }
+        _ = try store.commit(
+            sourceKey: "s", expected: nil, events: [copy(99_000, cost: 0.1, estimated: true)], limits: [],
+            checkpoint: try checkpoint(offset: 1))
+        XCTAssertEqual(try store.buckets(fromQuarter: 0, toQuarter: 1).map(\.key), [
+            BucketKey(quarter: 0, tool: "t", model: "m", contextAbove: 32_000, costLogged: true)
+        ])
+        _ = try store.commit(
+            sourceKey: "s", expected: try store.checkpoint(for: "s"), events: [copy(300_000, cost: nil, estimated: false)],
+            limits: [], checkpoint: try checkpoint(offset: 2))
+        XCTAssertEqual(try store.buckets(fromQuarter: 0, toQuarter: 1), [
+            BucketRow(
+                quarter: 0, tool: "t", model: "m", counts: TokenCounts(input: 10, cacheRead: 300_000, output: 1), events: 1,
+                contextAbove: 272_000)
+        ])
+    }
+
+    /// Logged costs sum exactly (integer nano-USD), and records with and without one stay apart.
+    func testLoggedCostsSumExactlyAndApart() throws {
+        let store = try UsageStore(path: dir + "/u.sqlite")
+        let events = [0.1, 0.2, nil, 0.3].enumerated().map { index, cost in
+            TokenEvent(tool: "t", time: Int64(index), model: "m", counts: TokenCounts(output: 1), loggedCost: cost, estimated: index == 2)
+        }
+        _ = try store.commit(sourceKey: "s", expected: nil, events: events, limits: [], checkpoint: try checkpoint(offset: 1))
+        let rows = try store.buckets(fromQuarter: 0, toQuarter: 1)
+        XCTAssertEqual(rows.map(\.costLogged), [false, true])
+        XCTAssertEqual(rows.map(\.loggedCostNanos), [0, 600_000_000])
+        XCTAssertEqual(rows.map(\.events), [1, 3])
+        XCTAssertEqual(rows.map(\.estimatedEvents), [1, 0])
     }
 
     func testReopeningAnExistingStoreKeepsEverything() throws {

@@ -68,7 +68,19 @@ public struct LocalCalendar: Sendable {
     public func group(_ rows: [BucketRow], by period: Period, fromDay: Int64? = nil, throughDay: Int64? = nil)
         -> [PeriodUsage]
     {
-        var periods: [Int64: PeriodUsage] = [:]
+        partition(rows, by: period, fromDay: fromDay, throughDay: throughDay).map { key, rows in
+            var usage = PeriodUsage(period: key)
+            for row in rows { usage.add(row) }
+            return usage.withoutEmptyCells()
+        }.filter { !$0.isEmpty }.sorted { $0.period < $1.period }
+    }
+
+    /// The buckets of each local day or month within `fromDay...throughDay`, for readings (cost, water)
+    /// computed from the same buckets as the counts.
+    public func partition(_ rows: [BucketRow], by period: Period, fromDay: Int64? = nil, throughDay: Int64? = nil)
+        -> [Int64: [BucketRow]]
+    {
+        var periods: [Int64: [BucketRow]] = [:]
         var lastQuarter: Int64?
         var lastDay: Int64 = 0
         for row in rows {
@@ -79,10 +91,9 @@ public struct LocalCalendar: Sendable {
             }
             if let fromDay, lastDay < fromDay { continue }
             if let throughDay, lastDay > throughDay { continue }
-            let key = period == .day ? lastDay : CivilDate.month(ofDay: lastDay)
-            periods[key, default: PeriodUsage(period: key)].add(row)
+            periods[period == .day ? lastDay : CivilDate.month(ofDay: lastDay), default: []].append(row)
         }
-        return periods.values.map { $0.withoutEmptyCells() }.filter { !$0.isEmpty }.sorted { $0.period < $1.period }
+        return periods
     }
 
     // MARK: Civil dates

@@ -1,4 +1,5 @@
-/// Token totals overall, by model and by UTC day: the figures a dry run prints.
+/// Token totals overall, by model and by UTC day: the figures a dry run prints, with the buckets the store
+/// would hold (`buckets`), from which the same cost and water are computed as for a view.
 public struct UsageTotals: Sendable, Equatable {
     public var total = TokenCounts.zero
     public var byModel: [String: TokenCounts] = [:]
@@ -7,6 +8,7 @@ public struct UsageTotals: Sendable, Equatable {
     public var events = 0
     /// The sum of the costs the tools logged themselves (USD), for events that carry one.
     public var loggedCost = 0.0
+    private var cells: [BucketKey: BucketDelta] = [:]
 
     public init() {}
 
@@ -14,6 +16,7 @@ public struct UsageTotals: Sendable, Equatable {
         total += event.counts
         byModel[event.model, default: .zero] += event.counts
         byDay[CivilDate.day(ofMilliseconds: event.time), default: .zero] += event.counts
+        cells[BucketKey(event), default: BucketDelta()] += BucketDelta(event)
         events += 1
         loggedCost += event.loggedCost ?? 0
     }
@@ -24,7 +27,17 @@ public struct UsageTotals: Sendable, Equatable {
         byDay[CivilDate.day(ofMilliseconds: event.time), default: .zero] -= event.counts
         if byModel[event.model] == .zero { byModel[event.model] = nil }
         if byDay[CivilDate.day(ofMilliseconds: event.time)] == .zero { byDay[CivilDate.day(ofMilliseconds: event.time)] = nil }
+        let key = BucketKey(event)
+        cells[key, default: BucketDelta()] -= BucketDelta(event)
+        if cells[key]?.isZero == true { cells[key] = nil }
         events -= 1
         loggedCost -= event.loggedCost ?? 0
+    }
+
+    /// The buckets these events make, as the store would keep them, in key order.
+    public var buckets: [BucketRow] {
+        cells.map { $0.value.row($0.key) }.sorted {
+            ($0.quarter, $0.tool, $0.model, $0.contextAbove) < ($1.quarter, $1.tool, $1.model, $1.contextAbove)
+        }
     }
 }

@@ -1,15 +1,5 @@
 import Foundation
 
-/// One quarter-hour of one tool and model: the atom every view is derived from.
-public struct BucketRow: Sendable, Equatable {
-    /// Quarter-hours since 1970-01-01T00:00Z.
-    public let quarter: Int64
-    public let tool: String
-    public let model: String
-    public let counts: TokenCounts
-    public let events: Int64
-}
-
 /// What committing one source's read did.
 public struct CommitOutcome: Sendable, Equatable {
     public var counted = 0
@@ -19,13 +9,13 @@ public struct CommitOutcome: Sendable, Equatable {
 }
 
 /// The one SQLite file that keeps usage: checkpoints (keyed by a hash of the path, never the path),
-/// identities, quarter-hour buckets, limit samples and settings. Numbers only.
+/// identities, buckets (`BucketKey`), limit samples and settings. Numbers only.
 ///
 /// Every source's read is committed in one transaction — its new events, their identities and its new
 /// checkpoint — so a crash at any instruction leaves either the old state or the new one.
 public final class UsageStore {
-    public static let schemaVersion: Int64 = 2
-    public static let quarterMilliseconds: Int64 = 15 * 60 * 1000
+    public static let schemaVersion: Int64 = 3
+    public static let quarterMilliseconds = Bucket.quarterMilliseconds
 
     let database: Database
     public let path: String
@@ -134,6 +124,34 @@ public final class UsageStore {
                     ) WITHOUT ROWID;
                     """)
             }
+            if version < 3 {
+                // Buckets are also keyed by the prompt's context band and by whether the tool logged a cost,
+                // and keep logged costs and estimated records (`BucketKey`); identities that can be replaced
+                // keep the same, so a replacement leaves exactly the band it was counted in. Schema 2 kept
+                // neither fact: its rows move to `ContextBand.unknown` with no logged cost (priced at base
+                // rates and shown as approximate where the model has long-context rates). See docs/STORE.md.
+                try database.execute(
+                    """
+                    CREATE TABLE buckets_v3 (
+                        quarter INTEGER NOT NULL, tool TEXT NOT NULL, model TEXT NOT NULL,
+                        context_above INTEGER NOT NULL, cost_logged INTEGER NOT NULL,
+                        input INTEGER NOT NULL, cache_read INTEGER NOT NULL, cache_write_5m INTEGER NOT NULL,
+                        cache_write_1h INTEGER NOT NULL, output INTEGER NOT NULL, reasoning INTEGER NOT NULL,
+                        events INTEGER NOT NULL, logged_cost_nanos INTEGER NOT NULL, estimated_events INTEGER NOT NULL,
+                        PRIMARY KEY (quarter, tool, model, context_above, cost_logged)
+                    ) WITHOUT ROWID;
+                    INSERT INTO buckets_v3 SELECT quarter, tool, model, -1, 0, input, cache_read, cache_write_5m,
+                        cache_write_1h, output, reasoning, events, 0, 0 FROM buckets;
+                    DROP TABLE buckets;
+                    ALTER TABLE buckets_v3 RENAME TO buckets;
+                    ALTER TABLE identities ADD COLUMN context_above INTEGER;
+                    ALTER TABLE identities ADD COLUMN cost_logged INTEGER;
+                    ALTER TABLE identities ADD COLUMN logged_cost_nanos INTEGER;
+                    ALTER TABLE identities ADD COLUMN estimated INTEGER;
+                    UPDATE identities SET context_above = -1, cost_logged = 0, logged_cost_nanos = 0, estimated = 0
+                        WHERE keep = 1;
+                    """)
+            }
             try database.execute("PRAGMA user_version = \(UsageStore.schemaVersion)")
         }
     }
@@ -197,7 +215,7 @@ public final class UsageStore {
             return CommitOutcome(counted: 0, duplicates: 0, applied: false)
         }
         var outcome = CommitOutcome()
-        var deltas: [BucketKey: (counts: TokenCounts, events: Int64)] = [:]
+        var deltas: [BucketKey: BucketDelta] = [:]
         // Copies within this read are settled in memory first (the same rules), so only one event per
         // identity asks the store.
         var local = Deduplicator()
@@ -219,42 +237,45 @@ public final class UsageStore {
             switch try admit(event) {
             case .counted:
                 outcome.counted += 1
-                deltas[BucketKey(event), default: (.zero, 0)].counts += event.counts
-                deltas[BucketKey(event), default: (.zero, 0)].events += 1
+                deltas[BucketKey(event), default: BucketDelta()] += BucketDelta(event)
             case .duplicate:
                 outcome.duplicates += 1
             case .replaced(let previous):
                 outcome.duplicates += 1
-                deltas[BucketKey(previous), default: (.zero, 0)].counts -= previous.counts
-                deltas[BucketKey(previous), default: (.zero, 0)].events -= 1
-                deltas[BucketKey(event), default: (.zero, 0)].counts += event.counts
-                deltas[BucketKey(event), default: (.zero, 0)].events += 1
+                deltas[previous.key, default: BucketDelta()] -= previous.delta
+                deltas[BucketKey(event), default: BucketDelta()] += BucketDelta(event)
             }
         }
         let upsert = try database.prepare(
             """
-            INSERT INTO buckets VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
-            ON CONFLICT (quarter, tool, model) DO UPDATE SET
+            INSERT INTO buckets VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+            ON CONFLICT (quarter, tool, model, context_above, cost_logged) DO UPDATE SET
                 input = input + excluded.input, cache_read = cache_read + excluded.cache_read,
                 cache_write_5m = cache_write_5m + excluded.cache_write_5m,
                 cache_write_1h = cache_write_1h + excluded.cache_write_1h,
                 output = output + excluded.output, reasoning = reasoning + excluded.reasoning,
-                events = events + excluded.events
+                events = events + excluded.events, logged_cost_nanos = logged_cost_nanos + excluded.logged_cost_nanos,
+                estimated_events = estimated_events + excluded.estimated_events
             """)
         let emptied = try database.prepare(
             """
-            DELETE FROM buckets WHERE quarter = ?1 AND tool = ?2 AND model = ?3 AND events = 0 AND input = 0
-            AND cache_read = 0 AND cache_write_5m = 0 AND cache_write_1h = 0 AND output = 0 AND reasoning = 0
+            DELETE FROM buckets WHERE quarter = ?1 AND tool = ?2 AND model = ?3 AND context_above = ?4
+            AND cost_logged = ?5 AND events = 0 AND input = 0 AND cache_read = 0 AND cache_write_5m = 0
+            AND cache_write_1h = 0 AND output = 0 AND reasoning = 0 AND logged_cost_nanos = 0 AND estimated_events = 0
             """)
-        for (key, delta) in deltas {
+        for (key, delta) in deltas where !delta.isZero {
             let c = delta.counts
-            try upsert.run([
-                .integer(key.quarter), .text(key.tool), .text(key.model), .integer(c.input), .integer(c.cacheRead),
-                .integer(c.cacheWrite5m), .integer(c.cacheWrite1h), .integer(c.output), .integer(c.reasoning),
-                .integer(delta.events),
+            let keyValues: [SQLValue] = [
+                .integer(key.quarter), .text(key.tool), .text(key.model), .integer(key.contextAbove),
+                .integer(key.costLogged ? 1 : 0),
+            ]
+            try upsert.run(keyValues + [
+                .integer(c.input), .integer(c.cacheRead), .integer(c.cacheWrite5m), .integer(c.cacheWrite1h),
+                .integer(c.output), .integer(c.reasoning), .integer(delta.events), .integer(delta.loggedCostNanos),
+                .integer(delta.estimatedEvents),
             ])
-            // A replaced record can leave its old quarter-hour empty: no row then, as if never counted.
-            if delta.events < 0 { try emptied.run([.integer(key.quarter), .text(key.tool), .text(key.model)]) }
+            // A replaced record can leave its old bucket empty: no row then, as if never counted.
+            if delta.events < 0 { try emptied.run(keyValues) }
         }
         let sample = try database.prepare("INSERT OR IGNORE INTO limit_samples VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
         // Of one read, only the latest reading of each window is kept.
@@ -279,7 +300,13 @@ public final class UsageStore {
     private enum Admission {
         case counted
         case duplicate
-        case replaced(TokenEvent)
+        case replaced(Contribution)
+    }
+
+    /// What a replaceable record added, as its identity row keeps it.
+    private struct Contribution {
+        let key: BucketKey
+        let delta: BucketDelta
     }
 
     /// The store's side of `Deduplicator`: the same rules, kept across scans.
@@ -315,15 +342,21 @@ public final class UsageStore {
         }
         let existing = try database.prepare(
             """
-            SELECT keep, quarter, tool, model, input, cache_read, cache_write_5m, cache_write_1h, output, reasoning
+            SELECT keep, quarter, tool, model, input, cache_read, cache_write_5m, cache_write_1h, output, reasoning,
+                context_above, cost_logged, logged_cost_nanos, estimated
             FROM identities WHERE high = ?1 AND low = ?2
             """
         ).rows([.integer(high), .integer(low)]).first
-        let write = try database.prepare("INSERT OR REPLACE INTO identities VALUES (?1, ?2, 1, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)")
+        let write = try database.prepare(
+            "INSERT OR REPLACE INTO identities VALUES (?1, ?2, 1, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)")
+        let key = BucketKey(event)
+        let delta = BucketDelta(event)
         let values: [SQLValue] = [
-            .integer(high), .integer(low), .integer(UsageStore.quarter(of: event.time)), .text(event.tool), .text(event.model),
+            .integer(high), .integer(low), .integer(key.quarter), .text(event.tool), .text(event.model),
             .integer(event.counts.input), .integer(event.counts.cacheRead), .integer(event.counts.cacheWrite5m),
             .integer(event.counts.cacheWrite1h), .integer(event.counts.output), .integer(event.counts.reasoning),
+            .integer(key.contextAbove), .integer(key.costLogged ? 1 : 0), .integer(delta.loggedCostNanos),
+            .integer(delta.estimatedEvents),
         ]
         guard let existing else {
             try write.run(values)
@@ -331,19 +364,21 @@ public final class UsageStore {
         }
         guard existing.int(0) == 1, let quarter = existing.int(1), let tool = existing.text(2), let model = existing.text(3)
         else { return .duplicate }
-        let previous = TokenEvent(
-            tool: tool, time: quarter * UsageStore.quarterMilliseconds, model: model,
-            counts: TokenCounts(
-                input: existing.int(4) ?? 0, cacheRead: existing.int(5) ?? 0, cacheWrite5m: existing.int(6) ?? 0,
-                cacheWrite1h: existing.int(7) ?? 0, output: existing.int(8) ?? 0, reasoning: existing.int(9) ?? 0),
-            identity: identity, keep: event.keep)
+        var previous = BucketDelta()
+        previous.counts = TokenCounts(
+            input: existing.int(4) ?? 0, cacheRead: existing.int(5) ?? 0, cacheWrite5m: existing.int(6) ?? 0,
+            cacheWrite1h: existing.int(7) ?? 0, output: existing.int(8) ?? 0, reasoning: existing.int(9) ?? 0)
+        previous.events = 1
+        previous.loggedCostNanos = existing.int(12) ?? 0
+        previous.estimatedEvents = existing.int(13) ?? 0
         guard event.keep == .last || event.counts.total > previous.counts.total else { return .duplicate }
         try write.run(values)
-        return .replaced(previous)
-    }
-
-    static func quarter(of milliseconds: Int64) -> Int64 {
-        milliseconds >= 0 ? milliseconds / quarterMilliseconds : (milliseconds - quarterMilliseconds + 1) / quarterMilliseconds
+        return .replaced(
+            Contribution(
+                key: BucketKey(
+                    quarter: quarter, tool: tool, model: model, contextAbove: existing.int(10) ?? ContextBand.unknown,
+                    costLogged: existing.int(11) == 1),
+                delta: previous))
     }
 
     // MARK: Reading
@@ -352,9 +387,10 @@ public final class UsageStore {
     public func buckets(fromQuarter: Int64, toQuarter: Int64, tool: String? = nil) throws(StoreError) -> [BucketRow] {
         let rows = try database.prepare(
             """
-            SELECT quarter, tool, model, input, cache_read, cache_write_5m, cache_write_1h, output, reasoning, events
+            SELECT quarter, tool, model, input, cache_read, cache_write_5m, cache_write_1h, output, reasoning, events,
+                context_above, cost_logged, logged_cost_nanos, estimated_events
             FROM buckets WHERE quarter >= ?1 AND quarter < ?2 AND (?3 IS NULL OR tool = ?3)
-            ORDER BY quarter, tool, model
+            ORDER BY quarter, tool, model, context_above, cost_logged
             """
         ).rows([.integer(fromQuarter), .integer(toQuarter), tool.map { .text($0) } ?? .null])
         return rows.map { row in
@@ -363,7 +399,27 @@ public final class UsageStore {
                 counts: TokenCounts(
                     input: row.int(3) ?? 0, cacheRead: row.int(4) ?? 0, cacheWrite5m: row.int(5) ?? 0,
                     cacheWrite1h: row.int(6) ?? 0, output: row.int(7) ?? 0, reasoning: row.int(8) ?? 0),
-                events: row.int(9) ?? 0)
+                events: row.int(9) ?? 0, contextAbove: row.int(10) ?? ContextBand.unknown, costLogged: row.int(11) == 1,
+                loggedCostNanos: row.int(12) ?? 0, estimatedEvents: row.int(13) ?? 0)
+        }
+    }
+
+    /// Every model in the store with its token counts and events, summed over tools and time, by model id.
+    public func modelTotals() throws(StoreError) -> [(model: String, counts: TokenCounts, events: Int64)] {
+        try database.prepare(
+            """
+            SELECT model, sum(input), sum(cache_read), sum(cache_write_5m), sum(cache_write_1h), sum(output),
+                sum(reasoning), sum(events)
+            FROM buckets GROUP BY model ORDER BY model
+            """
+        ).rows().map { row in
+            (
+                row.text(0) ?? "",
+                TokenCounts(
+                    input: row.int(1) ?? 0, cacheRead: row.int(2) ?? 0, cacheWrite5m: row.int(3) ?? 0,
+                    cacheWrite1h: row.int(4) ?? 0, output: row.int(5) ?? 0, reasoning: row.int(6) ?? 0),
+                row.int(7) ?? 0
+            )
         }
     }
 
@@ -380,17 +436,5 @@ public final class UsageStore {
                 tool: row.text(0) ?? "", time: row.int(2) ?? 0, window: row.text(1) ?? "", usedPercent: row.double(3),
                 windowMinutes: row.int(4), resetsAt: row.int(5))
         }
-    }
-}
-
-private struct BucketKey: Hashable {
-    let quarter: Int64
-    let tool: String
-    let model: String
-
-    init(_ event: TokenEvent) {
-        quarter = UsageStore.quarter(of: event.time)
-        tool = event.tool
-        model = event.model
     }
 }

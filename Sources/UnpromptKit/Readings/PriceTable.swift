@@ -1,0 +1,181 @@
+import Foundation
+
+/// One file of price rows in LiteLLM's format.
+public struct PriceLayer: Sendable {
+    /// `override` (the user's file), `overlay` (hand-written rows shipped with the table) or `bundled`.
+    public let name: String
+    public let rows: [String: ModelPrice]
+    /// Rows without both an input and an output rate (not prices of a text model), left out.
+    public let skipped: Int
+
+    public init(name: String, rows: [String: ModelPrice], skipped: Int = 0) {
+        self.name = name
+        self.rows = rows
+        self.skipped = skipped
+    }
+}
+
+/// Where the bundled table came from, as `pricing/manifest.json` records it.
+public struct PriceManifest: Sendable, Equatable {
+    public let source: String
+    public let upstream: String
+    public let date: String
+    public let sha256: String
+    public let bytes: Int
+    public let entries: Int
+    public let filter: String
+}
+
+/// How a logged model id was matched to a price row.
+public struct PriceResolution: Sendable {
+    public let key: String
+    public let layer: String
+    public let price: ModelPrice
+    /// The id carried a speed suffix (`-fast`).
+    public let fast: Bool
+}
+
+/// The price table: a user's override file, then the overlay, then the bundled LiteLLM rows.
+///
+/// A model id is matched by `ModelNormalizer.candidates`, most specific first. The user's file is asked first
+/// for every candidate, so its row for `claude-sonnet-4-5` also prices `claude-sonnet-4-5-20250929`. Then,
+/// for each candidate, the overlay and the bundled table in that order: an exact id beats a normalized one,
+/// and for the same key the overlay's row beats the bundled one. A row is taken whole (fields are not merged
+/// across layers).
+/// Nothing is ever fetched: the table is what the files hold.
+public struct PriceTable: Sendable {
+    public let layers: [PriceLayer]
+    /// Logged id (lower case) → price key.
+    public let aliases: [String: String]
+    public let manifest: PriceManifest?
+
+    public init(layers: [PriceLayer], aliases: [String: String] = [:], manifest: PriceManifest? = nil) {
+        self.layers = layers
+        self.aliases = aliases
+        self.manifest = manifest
+    }
+
+    public func resolve(_ model: String) -> PriceResolution? {
+        let candidates = ModelNormalizer.candidates(model, aliases: aliases)
+        // The user's rows first, for every candidate: a row for `claude-sonnet-4-5` also prices its dated ids.
+        for layer in layers where layer.name == "override" {
+            if let found = find(candidates, in: [layer]) { return found }
+        }
+        return find(candidates, in: layers.filter { $0.name != "override" })
+    }
+
+    private func find(_ candidates: [ModelNormalizer.Candidate], in layers: [PriceLayer]) -> PriceResolution? {
+        for candidate in candidates {
+            for layer in layers {
+                if let price = layer.rows[candidate.key] {
+                    return PriceResolution(key: candidate.key, layer: layer.name, price: price, fast: candidate.fast)
+                }
+            }
+        }
+        return nil
+    }
+
+    public func layer(_ name: String) -> PriceLayer? { layers.first { $0.name == name } }
+
+    // MARK: Loading
+
+    /// The files of a pricing directory: `litellm-prices.json` with its `manifest.json`, `overlay.json`
+    /// and `aliases.json`.
+    public static let bundledFile = "litellm-prices.json"
+
+    /// Loads the pricing directory and, when given, the user's override file (same format as the table).
+    /// A file that is missing (other than the override), not JSON, or holds a row whose price fields are
+    /// not prices is refused with an error naming the file, the row and the field.
+    public static func load(directory: String, override: String?) throws(PriceDataError) -> PriceTable {
+        var layers: [PriceLayer] = []
+        if let override, FileManager.default.fileExists(atPath: override) {
+            layers.append(try layer("override", file: override))
+        }
+        layers.append(try layer("overlay", file: directory + "/overlay.json"))
+        layers.append(try layer("bundled", file: directory + "/" + bundledFile))
+        return PriceTable(
+            layers: layers, aliases: try aliases(at: directory + "/aliases.json"),
+            manifest: try manifest(at: directory + "/manifest.json"))
+    }
+
+    static func object(at path: String) throws(PriceDataError) -> [String: Any] {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw PriceDataError(file: path, message: "cannot be read (\(error.localizedDescription))")
+        }
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            let detail = (error as NSError).userInfo["NSDebugDescription"] as? String ?? "\(error.localizedDescription)"
+            throw PriceDataError(file: path, message: "is not valid JSON: \(detail)")
+        }
+        guard let object = parsed as? [String: Any] else {
+            throw PriceDataError(file: path, message: "must hold a JSON object")
+        }
+        return object
+    }
+
+    /// The rows of a LiteLLM-format file; `sample_spec` and keys starting with `_` (comments) are skipped.
+    static func layer(_ name: String, file: String) throws(PriceDataError) -> PriceLayer {
+        var rows: [String: ModelPrice] = [:]
+        var skipped = 0
+        for (key, value) in try object(at: file) where key != "sample_spec" && !key.hasPrefix("_") {
+            guard let row = value as? [String: Any] else {
+                throw PriceDataError(file: file, message: "row '\(key)' must be an object of fields")
+            }
+            let price: ModelPrice
+            do {
+                price = try ModelPrice(key: key, row: row)
+            } catch {
+                throw PriceDataError(file: file, message: "row '\(key)', field '\(error.field)': expected \(error.expected)")
+            }
+            if price.isPriced { rows[key] = price } else { skipped += 1 }
+        }
+        return PriceLayer(name: name, rows: rows, skipped: skipped)
+    }
+
+    static func aliases(at path: String) throws(PriceDataError) -> [String: String] {
+        guard let entries = try object(at: path)["aliases"] as? [String: Any] else {
+            throw PriceDataError(file: path, message: "must hold an object \"aliases\"")
+        }
+        var result: [String: String] = [:]
+        for (id, entry) in entries {
+            guard let key = (entry as? [String: Any])?["key"] as? String else {
+                throw PriceDataError(file: path, message: "alias '\(id)' must be an object with a \"key\"")
+            }
+            result[id.lowercased()] = key
+        }
+        return result
+    }
+
+    static func manifest(at path: String) throws(PriceDataError) -> PriceManifest {
+        let object = try object(at: path)
+        func text(_ field: String) throws(PriceDataError) -> String {
+            guard let value = object[field] as? String else {
+                throw PriceDataError(file: path, message: "field '\(field)' must be a string")
+            }
+            return value
+        }
+        func count(_ field: String) throws(PriceDataError) -> Int {
+            guard let value = object[field].flatMap(ModelPrice.number), value >= 0, value == value.rounded() else {
+                throw PriceDataError(file: path, message: "field '\(field)' must be a whole number")
+            }
+            return Int(value)
+        }
+        return PriceManifest(
+            source: try text("source"), upstream: try text("upstream"), date: try text("date"),
+            sha256: try text("sha256"), bytes: try count("bytes"), entries: try count("entries"),
+            filter: try text("filter"))
+    }
+}
+
+/// A price or water data file that cannot be used; `file` is the path it was read from.
+public struct PriceDataError: Error, CustomStringConvertible {
+    public let file: String
+    public let message: String
+
+    public var description: String { "\(file): \(message)" }
+}

@@ -1,0 +1,112 @@
+/// Prices buckets with a price table: the cost of a bucket is the sum, over its token classes, of tokens
+/// times the class's rate, with every class of a request above a long-context threshold at that tier's rate.
+///
+/// Rules (docs/METHOD.md, "Cost"):
+/// - Counts are disjoint (`TokenCounts`): uncached input, cache reads, 5-minute and 1-hour cache writes and
+///   output are each billed once at their own rate. Reasoning is inside output and billed as output; the
+///   `reasoning` count is never added again.
+/// - 1-hour cache writes use `cache_creation_input_token_cost_above_1hr`.
+/// - A request whose prompt (input + cache read + cache writes) is above a row's threshold is billed
+///   *entirely* at that tier's rates (the highest threshold it is above); a class the tier does not price
+///   keeps its base rate and the tokens are counted as approximate.
+/// - A missing cache rate falls back, as approximate: on Anthropic rows to Anthropic's multipliers of input
+///   (read 0.1×, 5-minute write 1.25×, 1-hour write 2×), elsewhere to the input rate (1-hour writes to the
+///   5-minute write rate when there is one).
+/// - A model with no price row is unpriced: its tokens and events are counted as uncosted, never as $0.
+///
+/// Model ids are resolved once per pricer (it caches them), so one pricer serves one view.
+public final class Pricer {
+    public let table: PriceTable
+    public let mode: CostMode
+    private var resolutions: [String: PriceResolution?] = [:]
+
+    public init(table: PriceTable, mode: CostMode = .calculate) {
+        self.table = table
+        self.mode = mode
+    }
+
+    public func resolution(of model: String) -> PriceResolution? {
+        if let cached = resolutions[model] { return cached }
+        let resolved = table.resolve(model)
+        resolutions[model] = resolved
+        return resolved
+    }
+
+    public func reading(of rows: some Sequence<BucketRow>) -> CostReading {
+        var total = CostReading()
+        for row in rows { total += reading(of: row) }
+        return total
+    }
+
+    public func reading(of row: BucketRow) -> CostReading {
+        var reading = CostReading()
+        reading.estimatedEvents = row.estimatedEvents
+        let tokens = row.counts.total
+        if row.costLogged, mode != .calculate {
+            let usd = Double(row.loggedCostNanos) / 1e9
+            reading.usd = usd
+            reading.loggedUSD = usd
+            reading.costedEvents = row.events
+            reading.loggedEvents = row.events
+            reading.costedTokens = tokens
+            return reading
+        }
+        guard mode != .logged, let resolution = resolution(of: row.model) else {
+            reading.uncostedTokens = tokens
+            reading.uncostedEvents = row.events
+            if mode != .logged { reading.unpricedModels = [row.model] }
+            return reading
+        }
+        let cost = Pricer.cost(row.counts, band: row.contextAbove, price: resolution.price, fast: resolution.fast)
+        reading.usd = cost.usd
+        reading.costedEvents = row.events
+        reading.costedTokens = tokens
+        reading.approximateTokens = cost.approximate ? tokens : 0
+        return reading
+    }
+
+    /// The cost of counts whose requests all fall in one context band, and whether an assumed rate was used.
+    public static func cost(_ counts: TokenCounts, band: Int64, price: ModelPrice, fast: Bool = false)
+        -> (usd: Double, approximate: Bool)
+    {
+        var approximate = false
+        var tier: ClassRates?
+        if !price.tiers.isEmpty {
+            if band == ContextBand.unknown {
+                approximate = true
+            } else {
+                tier = price.tiers.last { band >= $0.above }?.rates
+                // A threshold between this band and the next cannot be decided for these requests.
+                let next = ContextBand.next(after: band) ?? Int64.max
+                if price.tiers.contains(where: { $0.above > band && $0.above < next }) { approximate = true }
+            }
+        }
+        let base = price.base
+        let input = tier?.input ?? base.input ?? 0
+        func rate(_ path: KeyPath<ClassRates, Double?>, tokens: Int64, fallback: () -> Double) -> Double {
+            guard tokens != 0 else { return 0 }
+            if let tier {
+                if let value = tier[keyPath: path] { return value }
+                approximate = true
+            }
+            if let value = base[keyPath: path] { return value }
+            approximate = true
+            return fallback()
+        }
+        let anthropic = price.isAnthropic
+        let output = rate(\.output, tokens: counts.output) { 0 }
+        let uncached = rate(\.input, tokens: counts.input) { 0 }
+        let read = rate(\.cacheRead, tokens: counts.cacheRead) { anthropic ? input * 0.1 : input }
+        let write5m = rate(\.cacheWrite5m, tokens: counts.cacheWrite5m) { anthropic ? input * 1.25 : input }
+        let write1h = rate(\.cacheWrite1h, tokens: counts.cacheWrite1h) {
+            anthropic ? input * 2 : (tier?.cacheWrite5m ?? base.cacheWrite5m ?? input)
+        }
+        var usd = Double(counts.input) * uncached + Double(counts.cacheRead) * read
+            + Double(counts.cacheWrite5m) * write5m + Double(counts.cacheWrite1h) * write1h
+            + Double(counts.output) * output
+        if fast {
+            if let multiplier = price.fastMultiplier { usd *= multiplier } else { approximate = true }
+        }
+        return (usd, approximate)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import UnpromptKit
+
+/// The one way cost and water are written, in text and JSON alike.
+enum ReadingsFormat {
+    /// `{"usd": number or null, "loggedUSD", "events", "unpricedTokens", "unpricedEvents", "unpricedModels",
+    /// "approximateTokens", "estimatedEvents"}`; `usd` is null when nothing has a cost (never 0 for that).
+    static func json(_ cost: CostReading) -> JSON {
+        .object([
+            ("usd", cost.hasCost ? .number(rounded(cost.usd)) : .null),
+            ("loggedUSD", .number(rounded(cost.loggedUSD))),
+            ("events", .integer(cost.costedEvents)),
+            ("unpricedTokens", .integer(cost.uncostedTokens)),
+            ("unpricedEvents", .integer(cost.uncostedEvents)),
+            ("unpricedModels", .array(cost.unpricedModels.sorted().map { .string($0) })),
+            ("approximateTokens", .integer(cost.approximateTokens)),
+            ("estimatedEvents", .integer(cost.estimatedEvents)),
+        ])
+    }
+
+    /// `{"liters": {"low", "central", "high"}, "onSiteLiters": {…}}`.
+    static func json(_ water: WaterReading) -> JSON {
+        func range(_ r: WaterRange) -> JSON {
+            .object([("low", .number(rounded(r.low))), ("central", .number(rounded(r.central))), ("high", .number(rounded(r.high)))])
+        }
+        return .object([("liters", range(water.liters)), ("onSiteLiters", range(water.onSiteLiters))])
+    }
+
+    /// To the billionth: stable output, and far below any price's precision.
+    static func rounded(_ value: Double) -> Double { (value * 1e9).rounded() / 1e9 }
+
+    /// `$12.34`, `~$12.34` when partly approximate, `$12.34 + unpriced` when some tokens have no cost,
+    /// `unpriced` when none has.
+    static func text(_ cost: CostReading) -> String {
+        guard cost.hasCost else { return cost.uncostedEvents > 0 ? "unpriced" : "" }
+        var text = (cost.approximateTokens > 0 ? "~" : "") + usd(cost.usd)
+        if cost.uncostedEvents > 0 { text += " + unpriced" }
+        return text
+    }
+
+    static func usd(_ value: Double) -> String {
+        if abs(value) >= 1 {
+            let cents = Int((value * 100).rounded())
+            return "$" + CountsFormat.grouped(cents / 100) + String(format: ".%02d", abs(cents % 100))
+        }
+        return String(format: "$%.4f", value)
+    }
+
+    /// `2.9 L (0.42–13.8)`, in mL below a liter.
+    static func text(_ water: WaterReading) -> String {
+        let r = water.liters
+        guard r.high > 0 else { return "" }
+        let milli = r.central < 1
+        let scale = milli ? 1000.0 : 1
+        return "\(number(r.central * scale)) \(milli ? "mL" : "L") (\(number(r.low * scale))–\(number(r.high * scale)))"
+    }
+
+    /// Three significant digits, without an exponent.
+    static func number(_ value: Double) -> String {
+        if value >= 100 { return String(format: "%.0f", value) }
+        if value >= 10 { return String(format: "%.1f", value) }
+        if value >= 1 { return String(format: "%.2f", value) }
+        if value == 0 { return "0" }
+        let decimals = min(9, max(2, 2 - Int(log10(value).rounded(.down))))
+        return String(format: "%.\(decimals)f", value)
+    }
+
+    static func bottle(_ level: Double?) -> String { level.map { String(format: "%.0f%%", $0 * 100) } ?? "" }
+
+    /// Notes under a text table: what `~` and `unpriced` stand for, and the unpriced models with their tokens.
+    static func notes(_ cost: CostReading, mode: CostMode, unpricedTokens: [String: Int64]) -> [String] {
+        var lines: [String] = []
+        if cost.uncostedEvents > 0 {
+            if mode == .logged {
+                lines.append("no logged cost for \(CountsFormat.grouped(Int(cost.uncostedTokens))) tokens in \(CountsFormat.grouped(Int(cost.uncostedEvents))) events (counted in every token total)")
+            } else {
+                lines.append("unpriced (no price in the table; `unprompt-scan prices` lists them), counted in every token total:")
+                for (model, tokens) in unpricedTokens.sorted(by: { $0.key < $1.key }) {
+                    lines.append("  \(model): \(CountsFormat.grouped(Int(tokens))) tokens")
+                }
+            }
+        }
+        if cost.approximateTokens > 0 {
+            lines.append("~ \(CountsFormat.grouped(Int(cost.approximateTokens))) tokens priced with an assumed rate or context tier (docs/METHOD.md)")
+        }
+        if cost.estimatedEvents > 0 {
+            lines.append("\(CountsFormat.grouped(Int(cost.estimatedEvents))) events' token counts are the tool's own estimate")
+        }
+        return lines
+    }
+}

@@ -154,6 +154,17 @@ final class PricerTests: XCTestCase {
         XCTAssertEqual(logged.unpricedModels, [], "the model has a price; only its logged cost is missing")
     }
 
+    /// A tool that logs only a cost (Crush) gives buckets with no tokens: nothing to calculate from, so every
+    /// mode shows the logged cost rather than $0.
+    func testCostOnlyBucketsShowTheirLoggedCostInEveryMode() {
+        let rows = [row("gpt-5", .zero, events: 2, logged: 1.87), row("gpt-5", TokenCounts(output: 1_000))]
+        for mode in [CostMode.calculate, .auto, .logged] {
+            let reading = Pricer(table: table(Self.gpt5), mode: mode).reading(of: rows)
+            XCTAssertEqual(reading.loggedUSD, 1.87, accuracy: 1e-12, "\(mode)")
+            XCTAssertEqual(reading.usd, mode == .logged ? 1.87 : 1.88, accuracy: 1e-12, "\(mode)")
+        }
+    }
+
     // MARK: fast mode
 
     /// `-fast` with a row's fast multiplier (×2): 1,000 output × 25 × 2 = $0.05; without one, base and marked.

@@ -13,6 +13,8 @@
 ///   (read 0.1×, 5-minute write 1.25×, 1-hour write 2×), elsewhere to the input rate (1-hour writes to the
 ///   5-minute write rate when there is one).
 /// - A model with no price row is unpriced: its tokens and events are counted as uncosted, never as $0.
+/// - A bucket with a logged cost and no tokens (a tool that logs only a cost) shows its logged cost in every
+///   mode, since there is nothing to calculate from.
 ///
 /// Model ids are resolved once per pricer (it caches them), so one pricer serves one view.
 public final class Pricer {
@@ -42,7 +44,9 @@ public final class Pricer {
         var reading = CostReading()
         reading.estimatedEvents = row.estimatedEvents
         let tokens = row.counts.total
-        if row.costLogged, mode != .calculate {
+        // Records with a cost and no tokens (a tool that logs only its cost) have nothing to calculate
+        // from: their logged cost stands in every mode.
+        if row.costLogged, mode != .calculate || tokens == 0 {
             let usd = Double(row.loggedCostNanos) / 1e9
             reading.usd = usd
             reading.loggedUSD = usd

@@ -9,4 +9,6 @@ enum ExitCode: Int32 {
     case invalidDescriptor = 3
     /// The store cannot be opened or written: damaged, from a newer version, or not writable.
     case store = 4
+    /// The settings file is invalid (`file:line:col` on stderr) or cannot be written.
+    case settings = 5
 }

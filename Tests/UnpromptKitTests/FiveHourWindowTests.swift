@@ -44,6 +44,10 @@ final class FiveHourWindowTests: XCTestCase {
         XCTAssertEqual(
             FiveHourWindow.current(rows: rows, resets: resets, now: at(15)),
             FiveHourWindow(start: at(14), end: at(19), tokens: 9, endFromLimit: false))
+        // A refused request is a request: it starts a window too, which ends at its reset.
+        XCTAssertEqual(
+            FiveHourWindow.current(rows: [row(9, 0, 4)], resets: [(loggedAt: at(14, 5), resetsAt: at(19))], now: at(14, 10)),
+            FiveHourWindow(start: at(14), end: at(19), tokens: 0, endFromLimit: true))
         // A reset logged in a later window does not end an earlier one.
         XCTAssertEqual(
             FiveHourWindow.current(rows: [row(10, 20, 1)], resets: [(loggedAt: at(16), resetsAt: at(18))], now: at(12)),

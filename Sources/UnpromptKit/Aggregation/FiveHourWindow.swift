@@ -1,7 +1,7 @@
 /// Claude's 5-hour usage window, derived from when Claude Code was used, as trackers do (Claude's logs hold
 /// no quota percentages): a window starts at the hour of the first request after the previous window
-/// ended, and lasts five hours. A limit-reached record in the window gives its true end, the reset time
-/// Claude wrote.
+/// ended, and lasts five hours. A limit-reached record is a request too (one that was refused), and gives
+/// its window's true end: the reset time Claude wrote.
 ///
 /// Derived from quarter-hour buckets, and exactly so: hours and window ends fall on quarter-hour
 /// boundaries, so the hour of a bucket's first instant is the hour of every request in it.
@@ -35,6 +35,10 @@ public struct FiveHourWindow: Sendable, Equatable {
         var tokensByQuarter: [Int64: Int64] = [:]
         for row in rows where row.events > 0 || row.counts.total > 0 {
             tokensByQuarter[row.quarter, default: 0] += row.counts.total
+        }
+        for reset in resets {
+            let quarter = CivilDate.floorDivide(reset.loggedAt, UsageStore.quarterMilliseconds)
+            if tokensByQuarter[quarter] == nil { tokensByQuarter[quarter] = 0 }
         }
         var window: (start: Int64, end: Int64, fromLimit: Bool)?
         var tokens: Int64 = 0

@@ -28,6 +28,11 @@ public struct LiveEstimate: Sendable, Equatable {
         /// True within three minutes of the measurement; false once the estimate has stopped growing and
         /// is shown as measured at `measuredAt`.
         public let live: Bool
+
+        public init(tokens: Int64, live: Bool) {
+            self.tokens = tokens
+            self.live = live
+        }
     }
 
     /// The estimate at `now`, whose local day starts at `dayStart` (milliseconds since 1970).

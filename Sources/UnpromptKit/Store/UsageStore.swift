@@ -437,15 +437,31 @@ public final class UsageStore {
         try database.prepare("INSERT OR REPLACE INTO settings VALUES ('measured_at', ?1)").run([.text(String(time))])
     }
 
-    /// The latest sample of each tool's windows.
-    public func latestLimits() throws(StoreError) -> [LimitSample] {
+    /// A tool's samples of one window logged at or after `since`, oldest first.
+    public func limitSamples(tool: String, window: String, since: Int64) throws(StoreError) -> [LimitSample] {
+        try database.prepare(
+            """
+            SELECT time, used_percent, window_minutes, resets_at FROM limit_samples
+            WHERE tool = ?1 AND window = ?2 AND time >= ?3 ORDER BY time
+            """
+        ).rows([.text(tool), .text(window), .integer(since)]).map { row in
+            LimitSample(
+                tool: tool, time: row.int(0) ?? 0, window: window, usedPercent: row.double(1), windowMinutes: row.int(2),
+                resetsAt: row.int(3))
+        }
+    }
+
+    /// The latest sample of each tool's windows, among those logged at or before `loggedBy` (a view at a
+    /// given moment sees only what was logged by then).
+    public func latestLimits(loggedBy: Int64 = Int64.max) throws(StoreError) -> [LimitSample] {
         try database.prepare(
             """
             SELECT tool, window, time, used_percent, window_minutes, resets_at FROM limit_samples s
-            WHERE time = (SELECT max(time) FROM limit_samples t WHERE t.tool = s.tool AND t.window = s.window)
+            WHERE time = (
+                SELECT max(time) FROM limit_samples t WHERE t.tool = s.tool AND t.window = s.window AND t.time <= ?1)
             ORDER BY tool, window
             """
-        ).rows().map { row in
+        ).rows([.integer(loggedBy)]).map { row in
             LimitSample(
                 tool: row.text(0) ?? "", time: row.int(2) ?? 0, window: row.text(1) ?? "", usedPercent: row.double(3),
                 windowMinutes: row.int(4), resetsAt: row.int(5))

@@ -83,13 +83,14 @@ enum TodaySummary {
         let measured = "\(CountsFormat.grouped(Int(reading.tokens))) tokens in \(CountsFormat.grouped(Int(events))) event\(events == 1 ? "" : "s")"
         var first = heading + " "
         if let measuredAt = result.measuredAt {
-            let state = result.estimate.live ? "live" : "measured at " + LocalFormat.time(measuredAt, result.calendar)
             if result.estimate.tokens == reading.tokens {
-                first += measured + ", " + state
+                first += measured + (result.estimate.live ? ", live" : ", measured at " + LocalFormat.time(measuredAt, result.calendar))
             } else {
-                let perMinute = CountsFormat.grouped(Int((result.pace * 60).rounded(.down)))
-                first += "≈ \(CountsFormat.grouped(Int(result.estimate.tokens))) tokens, \(state) (\(measured) measured at "
-                    + "\(LocalFormat.time(measuredAt, result.calendar, seconds: true)), recent pace \(perMinute) a minute)"
+                let pace = CountsFormat.grouped(Int((result.pace * 60).rounded(.down))) + " a minute"
+                first += "≈ \(CountsFormat.grouped(Int(result.estimate.tokens))) tokens, "
+                first += result.estimate.live
+                    ? "live: \(measured) measured at \(LocalFormat.time(measuredAt, result.calendar, seconds: true)), then \(pace)"
+                    : "measured at \(LocalFormat.time(measuredAt, result.calendar)): \(measured), then \(pace) for at most 3 minutes"
             }
         } else {
             first += measured

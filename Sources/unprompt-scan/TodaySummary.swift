@@ -35,7 +35,8 @@ enum TodaySummary {
             let bounds = LocalCalendar.quarterBounds(fromDay: day, throughDay: day)
             let rows = try store.buckets(fromQuarter: bounds.lowerBound, toQuarter: bounds.upperBound)
             usage = calendar.group(rows, by: .day, fromDay: day, throughDay: day).first ?? usage
-            measuredAt = try store.measuredAt()
+            // A measurement after the clock's moment did not exist yet then.
+            measuredAt = try store.measuredAt().flatMap { $0 <= context.now ? $0 : nil }
             if let measuredAt {
                 let quarter = CivilDate.floorDivide(measuredAt, UsageStore.quarterMilliseconds)
                 pace = LiveEstimate.pace(of: try store.buckets(fromQuarter: quarter - 1, toQuarter: quarter + 1), measuredAt: measuredAt)
@@ -44,8 +45,8 @@ enum TodaySummary {
         let dayStart = calendar.firstQuarter(ofDay: day) * UsageStore.quarterMilliseconds
         var estimate = LiveEstimate.Reading(tokens: reading.tokens, live: false)
         if let measuredAt {
-            let measuredDay = calendar.day(ofMilliseconds: measuredAt)
-            let count = measuredDay == day ? reading.tokens : try context.days(from: measuredDay, through: measuredDay)[0].tokens
+            // Measured on an earlier day, the count is that day's: the estimate of today does not use it.
+            let count = calendar.day(ofMilliseconds: measuredAt) == day ? reading.tokens : 0
             estimate = LiveEstimate(count: count, pace: pace, measuredAt: measuredAt).reading(now: context.now, dayStart: dayStart)
         }
         return Result(

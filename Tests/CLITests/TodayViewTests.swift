@@ -52,6 +52,11 @@ struct TodayViewTests {
         let tomorrowText = try home.run(["today", "--tz", "UTC", "--no-scan"], environment: clock("2026-03-11T00:01:00Z"))
         #expect(tomorrowText.stdout == "today, 2026-03-11 (UTC): no usage recorded\n")
 
+        // A view at a moment before the measurement does not use it.
+        let before = try home.json(["today", "--tz", "UTC", "--no-scan"], environment: clock("2026-03-10T10:04:00Z"))
+        #expect(before["measuredAt"] == .null)
+        #expect(before["estimate"] == .object(["tokens": .number(165), "live": .number(0)]))
+
         // A scan moves the measurement: the same estimate as the count again.
         let rescanned = try home.json(["today", "--tz", "UTC"], environment: clock("2026-03-10T10:20:00Z"))
         #expect(rescanned["measuredAt"] == .string("2026-03-10T10:20:00.000Z"))

@@ -11,4 +11,6 @@ enum ExitCode: Int32 {
     case store = 4
     /// The price table, the user's price override or the water method file is invalid or missing.
     case invalidData = 5
+    /// The settings file is invalid (`file:line:col` on stderr) or cannot be written.
+    case settings = 6
 }

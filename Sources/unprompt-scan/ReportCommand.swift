@@ -35,6 +35,7 @@ enum ReportCommand {
             printError("unprompt-scan: \(error.message)")
             return .invalidData
         }
+        let now = try Clock.now(environment)
 
         var status = ExitCode.success
         let store: UsageStore?
@@ -44,7 +45,7 @@ enum ReportCommand {
                 store = FileManager.default.fileExists(atPath: path) ? try UsageStore(path: path, readOnly: true) : nil
             } else {
                 let opened = try UsageStore(path: path)
-                status = try ScanStep.run(store: opened, catalog: catalog, environment: environment)
+                status = try ScanStep.run(store: opened, catalog: catalog, environment: environment, now: now)
                 store = opened
             }
         } catch {
@@ -151,8 +152,10 @@ enum ReportCommand {
 /// terminal), with its report kept off standard output (which holds the view). Sources that could not be read are named on standard error and
 /// make the exit status 1; the view still shows what the store holds.
 enum ScanStep {
-    static func run(store: UsageStore, catalog: ReaderCatalog, environment: [String: String]) throws(StoreError) -> ExitCode {
-        let report = try ScanCommand.scan(store, catalog: catalog, environment: environment)
+    static func run(store: UsageStore, catalog: ReaderCatalog, environment: [String: String], now: Int64) throws(StoreError)
+        -> ExitCode
+    {
+        let report = try ScanCommand.scan(store, catalog: catalog, environment: environment, now: now)
         guard ScanCommand.exitCode(report) != .success else { return .success }
         printError(
             "unprompt-scan: \(CountsFormat.grouped(report.failed)) sources and \(CountsFormat.grouped(report.unlistedDirectories)) directories could not be read; nothing of them was counted (a plain `unprompt-scan` shows details)")

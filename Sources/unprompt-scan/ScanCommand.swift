@@ -5,16 +5,20 @@ import UnpromptKit
 enum ScanCommand {
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
         let path = try StoreLocation.path(arguments, environment)
-        // Today is shown in the user's zone (`--tz`, else `TZ`, else the system zone); a bad zone is a usage
-        // error before any work is done.
+        // Today is shown in the user's zone (`--tz`, else `TZ`, else the system zone); a bad zone, clock or
+        // settings file is reported before any work is done.
         let zone = try ZoneOption.resolve(try arguments.single("--tz"), environment: environment)
-        let store: UsageStore
+        let now = try Clock.now(environment)
+        guard let settings = try SettingsLocation.load(arguments, environment) else { return .settings }
         let report: ScanReport
         let today: TodaySummary.Result
         do {
-            store = try UsageStore(path: path)
-            report = try scan(store, catalog: catalog, environment: environment)
-            today = try TodaySummary.read(store: store, zone: zone)
+            let store = try UsageStore(path: path)
+            report = try scan(store, catalog: catalog, environment: environment, now: now)
+            let context = ViewContext(
+                store: store, zone: zone, calendar: LocalCalendar(timeZone: zone.timeZone), workHours: settings.workHours,
+                now: now, status: exitCode(report))
+            today = try TodaySummary.read(context)
         } catch {
             printError("unprompt-scan: store: \(error.message)")
             return .store
@@ -28,10 +32,15 @@ enum ScanCommand {
         return exitCode(report)
     }
 
-    /// The incremental scan every command that shows usage runs first, with a progress bar on a TTY.
-    static func scan(_ store: UsageStore, catalog: ReaderCatalog, environment: [String: String]) throws(StoreError) -> ScanReport {
-        try scanner(store, environment: environment)
+    /// The incremental scan every command that shows usage runs first, with a progress bar on a TTY. `now`,
+    /// when it started, is recorded as when the store was last measured (the live estimate's `measuredAt`).
+    static func scan(_ store: UsageStore, catalog: ReaderCatalog, environment: [String: String], now: Int64) throws(StoreError)
+        -> ScanReport
+    {
+        let report = try scanner(store, environment: environment)
             .scan(catalog.descriptors, progress: ProgressBar.forScan(environment: environment))
+        try store.recordMeasurement(at: now)
+        return report
     }
 
     /// The one scanner configuration, for every command that scans. Times written without a zone

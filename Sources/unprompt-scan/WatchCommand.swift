@@ -117,13 +117,19 @@ enum WatchCommand {
             var perTool: [(String, Int)] = []
             var sources = 0
             var problems: [String] = []
+            let started = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+            var complete = true
             for descriptor in descriptors {
-                if watcher.isStopped { break }
+                if watcher.isStopped {
+                    complete = false
+                    break
+                }
                 let report: ScanReport
                 do {
                     report = try scanner.scan([descriptor], progress: ProgressBar.forScan(environment: environment))
                 } catch {
                     printError("unprompt-scan: store: \(error.message)")
+                    complete = false
                     // Busy: another program holds the store; the next change or rescan tries again.
                     if error.busy { continue }
                     return false
@@ -132,6 +138,16 @@ enum WatchCommand {
                 sources += report.read
                 problems += report.problems.map { p in
                     "\(descriptor.id): " + (p.source == 0 ? "" : "read \(p.source), line \(p.line): ") + p.reason
+                }
+            }
+            // Every descriptor scanned: the store is measured as of this round's start (the live estimate's
+            // measuredAt, as after any other scan).
+            if complete {
+                do {
+                    try scanner.store.recordMeasurement(at: started)
+                } catch {
+                    printError("unprompt-scan: store: \(error.message)")
+                    if !error.busy { return false }
                 }
             }
             if problems != lastProblems {

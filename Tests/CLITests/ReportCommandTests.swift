@@ -388,44 +388,32 @@ struct ReportCommandTests {
     // MARK: today
 
     @Test func aPlainScanEndsWithTodaysUsage() throws {
-        let now = Date()
-        let stamp = ISO8601DateFormatter().string(from: now)
-        let today = Record.claude("T", stamp, "claude-sonnet-4-5", 7)
+        // The clock is pinned (UNPROMPT_NOW), five minutes after today's record.
+        let today = Record.claude("T", "2026-03-10T10:00:00.000Z", "claude-sonnet-4-5", 7)
         let home = try Home(records: [Self.a, today], codex: false)
-        func localDate(_ zone: String) -> String {
-            let formatter = DateFormatter()
-            formatter.timeZone = TimeZone(identifier: zone)
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.dateFormat = "yyyy-MM-dd"
-            return formatter.string(from: now)
-        }
-        let expectedDate = localDate("Asia/Kathmandu")
+        let clock = ["UNPROMPT_NOW": "2026-03-10T10:05:00Z"]
 
-        let output = try home.json(["--tz", "Asia/Kathmandu"])
+        let output = try home.json(["--tz", "Asia/Kathmandu"], environment: clock)
         #expect(output["scan"]?["events"] == .number(2))
         let summary = output["today"]
-        // The day can only differ if local midnight passed while the test ran.
-        if localDate("Asia/Kathmandu") == expectedDate, summary?["date"] == .string(expectedDate) {
-            #expect(summary?["timeZone"] == .string("Asia/Kathmandu"))
-            #expect(summary?["totals"] == today.counts.tree)
-            #expect(summary?["events"] == .number(1))
-            #expect(summary?["byModel"] == .object(["claude-sonnet-4-5": today.counts.tree]))
-            #expect(summary?["byTool"]?["claude-code"]?["events"] == .number(1))
-        } else {
-            #expect(summary?["date"] == .string(localDate("Asia/Kathmandu")))
-        }
+        #expect(summary?["date"] == .string("2026-03-10"))
+        #expect(summary?["timeZone"] == .string("Asia/Kathmandu"))
+        #expect(summary?["totals"] == today.counts.tree)
+        #expect(summary?["events"] == .number(1))
+        #expect(summary?["byModel"] == .object(["claude-sonnet-4-5": today.counts.tree]))
+        #expect(summary?["byTool"]?["claude-code"]?["events"] == .number(1))
+        #expect(summary?["tokens"] == .number(105))
+        #expect(summary?["uses"] == .number(1))
+        #expect(summary?["measuredAt"] == .string("2026-03-10T10:05:00.000Z"), "the scan's clock")
+        #expect(summary?["estimate"] == .object(["tokens": .number(105), "live": .number(1)]))
 
-        let text = try home.run(["--tz", "UTC"])
+        let text = try home.run(["--tz", "UTC"], environment: clock)
         #expect(text.status == 0)
         let lines = text.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("scanned 1 sources: 0 read") == true, "\(text.stdout)")
-        let utcDate = localDate("UTC")
-        #expect(lines.count > 1 && lines[1].hasPrefix("today, \(utcDate) (UTC): "), "\(text.stdout)")
-        if lines.count > 1, lines[1] == "today, \(utcDate) (UTC): 105 tokens in 1 event" {
-            #expect(lines.contains { $0.hasPrefix("    claude-sonnet-4-5 ") })
-        } else {
-            #expect(localDate("UTC") != utcDate, "today's line: \(text.stdout)")
-        }
+        #expect(lines.count > 2 && lines[1] == "today, 2026-03-10 (UTC): 105 tokens in 1 event, live", "\(text.stdout)")
+        #expect(lines.count > 2 && lines[2] == "  uses: 1", "\(text.stdout)")
+        #expect(lines.contains { $0.hasPrefix("    claude-sonnet-4-5 ") })
     }
 
     @Test func aScanWithNothingTodaySaysSo() throws {

@@ -108,14 +108,17 @@ struct StorePrivacyTests {
 
         // A second scan with nothing new, and the views over the store, read-only and after a scan.
         expectNoMarker(try Binary.run(["--store", jsonStore, "--json"], environment: planted.environment), "rescan")
-        for view in ["daily", "monthly"] {
+        let views: [[String]] = [
+            ["daily", "--since", "2020-01-01"], ["monthly", "--since", "2020-01-01"], ["today"], ["calendar"],
+            ["calendar", "--month", "2026-01"], ["limits"], ["snapshot"],
+        ]
+        for view in views {
             for format in [["--json"], []] {
-                let output = try Binary.run(
-                    [view, "--no-scan", "--store", jsonStore, "--since", "2020-01-01"] + format, environment: planted.environment)
+                let output = try Binary.run(view + ["--no-scan", "--store", jsonStore] + format, environment: planted.environment)
                 #expect(output.status == 0, "\(view) --no-scan \(format): \(output.stderr)")
                 expectNoMarker(output, "\(view) --no-scan \(format)")
             }
-            let scanned = try Binary.run([view, "--store", textStore, "--since", "2020-01-01"], environment: planted.environment)
+            let scanned = try Binary.run(view + ["--store", textStore], environment: planted.environment)
             expectNoMarker(scanned, "\(view) after a scan")
         }
 

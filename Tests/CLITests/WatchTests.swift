@@ -77,6 +77,13 @@ struct WatchTests {
         let status = try #require(watch.exit(within: 10), "watch did not stop on SIGTERM")
         #expect(status == .exited(0), "stderr: \(watch.stderr)")
         #expect(watch.lines.count == 4, "one line per scan that counted something: \(watch.lines)")
+        // Every round of the watch is a measurement: the live estimate starts from the last one.
+        let today = try Binary.run(["today", "--no-scan", "--json", "--store", store], environment: environment)
+        if case .string(let measured)? = try JSONTree(parsing: today.stdout)["measuredAt"] {
+            #expect(measured.hasSuffix("Z") && measured.count == 24, "\(measured)")
+        } else {
+            Issue.record("no measurement recorded by the watch: \(today.stdout) \(today.stderr)")
+        }
 
         // Nothing lost: a scan of the same store finds nothing new. Nothing doubled: the watch's lines add
         // up to what a fresh store counts from the same files.

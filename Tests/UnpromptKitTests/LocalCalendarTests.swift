@@ -249,4 +249,20 @@ final class LocalCalendarTests: XCTestCase {
         XCTAssertEqual(kathmandu.day(ofMilliseconds: midnight), date(2026, 1, 6))
         XCTAssertEqual(zone("UTC").day(ofMilliseconds: -1), -1)
     }
+
+    // MARK: where a day starts
+
+    func testADayStartsAtItsFirstQuarterHourInEveryZone() {
+        let q = { (day: Int64, hour: Int64, minute: Int64) in day * 96 + hour * 4 + minute / 15 }
+        let jan5 = date(2026, 1, 5)
+        XCTAssertEqual(zone("UTC").firstQuarter(ofDay: jan5), q(jan5, 0, 0))
+        XCTAssertEqual(zone("Asia/Kathmandu").firstQuarter(ofDay: jan5), q(jan5 - 1, 18, 15))
+        XCTAssertEqual(zone("Pacific/Kiritimati").firstQuarter(ofDay: jan5), q(jan5 - 1, 10, 0), "+14:00")
+        XCTAssertEqual(zone("Pacific/Pago_Pago").firstQuarter(ofDay: jan5), q(jan5, 11, 0), "-11:00")
+        // New York's 25-hour day and 23-hour day start at their local midnights.
+        XCTAssertEqual(zone("America/New_York").firstQuarter(ofDay: date(2024, 11, 3)), q(date(2024, 11, 3), 4, 0))
+        XCTAssertEqual(zone("America/New_York").firstQuarter(ofDay: date(2024, 11, 4)), q(date(2024, 11, 4), 5, 0))
+        // Sao Paulo moved its clocks from 00:00 to 01:00 on 2018-11-04: that day began at 01:00 local, 03:00Z.
+        XCTAssertEqual(zone("America/Sao_Paulo").firstQuarter(ofDay: date(2018, 11, 4)), q(date(2018, 11, 4), 3, 0))
+    }
 }

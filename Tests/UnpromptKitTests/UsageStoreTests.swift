@@ -197,13 +197,13 @@ final class UsageStoreTests: XCTestCase {
         XCTAssertEqual(rows, [
             BucketRow(quarter: 0, tool: "t", model: "m", counts: TokenCounts(input: 5), events: 1, contextAbove: ContextBand.unknown)
         ])
-        XCTAssertEqual(try store.checkpoint(for: "a")?.offset, 3)
+        XCTAssertNil(try store.checkpoint(for: "a"), "forgotten for episodes (schema 4): the log is read again")
         // The same identity, larger and above 200k prompt tokens: it replaces the old record.
         let larger = TokenEvent(
             tool: "t", time: 0, model: "m", counts: TokenCounts(input: 1, cacheRead: 200_000), loggedCost: 0.25,
             identity: Identity(high: 1, low: 1), keep: .largest)
         let outcome = try store.commit(
-            sourceKey: "a", expected: try store.checkpoint(for: "a"), events: [larger], limits: [],
+            sourceKey: "a", expected: nil, events: [larger], limits: [],
             checkpoint: try checkpoint(offset: 9))
         XCTAssertEqual(outcome, CommitOutcome(counted: 0, duplicates: 1, applied: true))
         XCTAssertEqual(try store.buckets(fromQuarter: 0, toQuarter: 1), [
@@ -250,6 +250,70 @@ final class UsageStoreTests: XCTestCase {
         XCTAssertEqual(rows.map(\.loggedCostNanos), [0, 600_000_000])
         XCTAssertEqual(rows.map(\.events), [1, 3])
         XCTAssertEqual(rows.map(\.estimatedEvents), [1, 0])
+    }
+
+    /// A store written before episodes (schema 2, as that version created it) is upgraded in place: its
+    /// usage stays, every quarter-hour with usage is seeded as activity with its bounds, and its checkpoints
+    /// are forgotten, so the next scan reads every log again. Those records are all duplicates by identity
+    /// (nothing counts twice) and their exact times replace the seeded bounds.
+    func testASchemaTwoStoreGetsActivityAndReadsItsLogsAgain() throws {
+        let path = dir + "/u.sqlite"
+        let quarter = UsageStore.quarterMilliseconds
+        let v2 = try Database(path: path, options: [.readWrite, .create])
+        try v2.execute(
+            """
+            CREATE TABLE checkpoints (
+                source_key TEXT PRIMARY KEY, device INTEGER NOT NULL, inode INTEGER NOT NULL,
+                size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, offset INTEGER NOT NULL,
+                head_length INTEGER NOT NULL, head_hash TEXT NOT NULL, tail_hash TEXT NOT NULL, state BLOB NOT NULL
+            ) WITHOUT ROWID;
+            CREATE TABLE identities (
+                high INTEGER NOT NULL, low INTEGER NOT NULL, keep INTEGER NOT NULL,
+                quarter INTEGER, tool TEXT, model TEXT,
+                input INTEGER, cache_read INTEGER, cache_write_5m INTEGER, cache_write_1h INTEGER,
+                output INTEGER, reasoning INTEGER, PRIMARY KEY (high, low)
+            ) WITHOUT ROWID;
+            CREATE TABLE buckets (
+                quarter INTEGER NOT NULL, tool TEXT NOT NULL, model TEXT NOT NULL,
+                input INTEGER NOT NULL, cache_read INTEGER NOT NULL, cache_write_5m INTEGER NOT NULL,
+                cache_write_1h INTEGER NOT NULL, output INTEGER NOT NULL, reasoning INTEGER NOT NULL,
+                events INTEGER NOT NULL, PRIMARY KEY (quarter, tool, model)
+            ) WITHOUT ROWID;
+            CREATE TABLE limit_samples (
+                tool TEXT NOT NULL, window TEXT NOT NULL, time INTEGER NOT NULL,
+                used_percent REAL, window_minutes INTEGER, resets_at INTEGER, PRIMARY KEY (tool, window, time)
+            ) WITHOUT ROWID;
+            CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+            CREATE TABLE aliases (
+                high INTEGER NOT NULL, low INTEGER NOT NULL, owner_high INTEGER, owner_low INTEGER,
+                PRIMARY KEY (high, low)
+            ) WITHOUT ROWID;
+            INSERT INTO identities (high, low, keep) VALUES (1, 1, 0), (2, 2, 0);
+            INSERT INTO buckets VALUES (10, 't', 'm', 5, 0, 0, 0, 0, 0, 1), (40, 't', 'm', 7, 0, 0, 0, 0, 0, 1);
+            INSERT INTO checkpoints VALUES ('s', 1, 2, 9, 3, 9, 0, '', 't', x'7b7d');
+            PRAGMA user_version = 2;
+            """)
+        let store = try UsageStore(path: path)
+        XCTAssertEqual(try store.checkpoint(for: "s"), nil, "read again by the next scan")
+        XCTAssertEqual(
+            try store.activity(fromQuarter: 0, toQuarter: 100),
+            [
+                ActivityQuarter(quarter: 10, first: 10 * quarter, last: 11 * quarter - 1),
+                ActivityQuarter(quarter: 40, first: 40 * quarter, last: 41 * quarter - 1),
+            ])
+        // The log of quarter 10 is still there: read again, its record is a duplicate and its time exact.
+        let again = try store.commit(
+            sourceKey: "s", expected: nil,
+            events: [TokenEvent(tool: "t", time: 10 * quarter + 60_000, model: "m", counts: TokenCounts(input: 5), identity: Identity(high: 1, low: 1))],
+            limits: [], checkpoint: try checkpoint(offset: 9))
+        XCTAssertEqual(again, CommitOutcome(counted: 0, duplicates: 1, applied: true))
+        XCTAssertEqual(try store.buckets(fromQuarter: 0, toQuarter: 100).map(\.counts.input), [5, 7])
+        XCTAssertEqual(
+            try store.activity(fromQuarter: 0, toQuarter: 100),
+            [
+                ActivityQuarter(quarter: 10, first: 10 * quarter + 60_000, last: 10 * quarter + 60_000),
+                ActivityQuarter(quarter: 40, first: 40 * quarter, last: 41 * quarter - 1),
+            ])
     }
 
     func testReopeningAnExistingStoreKeepsEverything() throws {

@@ -44,6 +44,15 @@ public struct LocalCalendar: Sendable {
         return CivilDate.floorDivide(seconds + offset, 86_400)
     }
 
+    /// The first quarter-hour of a local day: the one holding its first instant (local midnight, or the
+    /// first moment after it when a clock change skips midnight).
+    public func firstQuarter(ofDay day: Int64) -> Int64 {
+        // No offset is beyond ±14 hours: the day starts within 14 hours of its UTC midnight.
+        var quarter = day * Self.quartersPerDay - 14 * 4
+        while self.day(ofQuarter: quarter) < day { quarter += 1 }
+        return quarter
+    }
+
     /// The local month of a bucket.
     public func month(ofQuarter quarter: Int64) -> Int64 { CivilDate.month(ofDay: day(ofQuarter: quarter)) }
 

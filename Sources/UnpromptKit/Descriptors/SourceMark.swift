@@ -11,7 +11,7 @@ public struct SourceMark: Sendable, Equatable, Hashable, CustomStringConvertible
     public var description: String { "\(line):\(column)" }
 }
 
-/// Every problem found while loading a descriptor: the file, the exact place, and what was expected there.
+/// Every problem found while loading a descriptor (or the settings file, `UserConfig`): the file, the exact place, and what was expected there.
 ///
 /// `description` is `file:line:col: message`, the shape editors and CI logs turn into links.
 public struct DescriptorError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -9,12 +9,13 @@ public struct CommitOutcome: Sendable, Equatable {
 }
 
 /// The one SQLite file that keeps usage: checkpoints (keyed by a hash of the path, never the path),
-/// identities, buckets (`BucketKey`), limit samples and settings. Numbers only.
+/// identities, buckets (`BucketKey`), per-quarter activity (for episodes), limit samples and settings.
+/// Numbers only.
 ///
 /// Every source's read is committed in one transaction — its new events, their identities and its new
 /// checkpoint — so a crash at any instruction leaves either the old state or the new one.
 public final class UsageStore {
-    public static let schemaVersion: Int64 = 3
+    public static let schemaVersion: Int64 = 4
     public static let quarterMilliseconds = Bucket.quarterMilliseconds
 
     let database: Database
@@ -152,6 +153,30 @@ public final class UsageStore {
                         WHERE keep = 1;
                     """)
             }
+            if version < 4 {
+                // The first and last usage record of every active quarter-hour: what episodes are made of.
+                // `exact` is 0 for a quarter-hour known only from an older store's buckets (below).
+                try database.execute(
+                    """
+                    CREATE TABLE activity (
+                        quarter INTEGER PRIMARY KEY, first INTEGER NOT NULL, last INTEGER NOT NULL,
+                        exact INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    """)
+                if version >= 1 {
+                    // A store from before episodes holds no record times. Every quarter-hour with usage is
+                    // seeded with its bounds, and every checkpoint is forgotten: the next scan reads each log
+                    // still on disk again, its records all duplicates by identity (no token counts twice), and
+                    // their times replace the seeded bounds. Only quarter-hours whose logs are gone keep them.
+                    try database.execute(
+                        """
+                        INSERT INTO activity SELECT DISTINCT quarter, quarter * \(UsageStore.quarterMilliseconds),
+                            quarter * \(UsageStore.quarterMilliseconds) + \(UsageStore.quarterMilliseconds - 1), 0
+                        FROM buckets;
+                        DELETE FROM checkpoints;
+                        """)
+                }
+            }
             try database.execute("PRAGMA user_version = \(UsageStore.schemaVersion)")
         }
     }
@@ -185,7 +210,8 @@ public final class UsageStore {
     // MARK: Committing a read
 
     /// Stores one source's read in one transaction: its events (each identity counted once across every
-    /// source ever read), its limit samples and its new checkpoint. `expected` is the checkpoint the read
+    /// source ever read), the activity of all of them (duplicates included: see `Episodes`), its limit
+    /// samples and its new checkpoint. `expected` is the checkpoint the read
     /// started from: if another scan has moved it since, nothing is written (`applied` is false).
     public func commit(
         sourceKey: String, expected: Checkpoint?, events: [TokenEvent], limits: [LimitSample], checkpoint: Checkpoint
@@ -276,6 +302,19 @@ public final class UsageStore {
             ])
             // A replaced record can leave its old bucket empty: no row then, as if never counted.
             if delta.events < 0 { try emptied.run(keyValues) }
+        }
+        // Every record read is activity, counted or not: folding a time in twice changes nothing, and
+        // which copy of a record counts cannot change which moments were active.
+        let active = try database.prepare(
+            """
+            INSERT INTO activity VALUES (?1, ?2, ?3, 1)
+            ON CONFLICT (quarter) DO UPDATE SET
+                first = CASE exact WHEN 1 THEN min(first, excluded.first) ELSE excluded.first END,
+                last = CASE exact WHEN 1 THEN max(last, excluded.last) ELSE excluded.last END,
+                exact = 1
+            """)
+        for quarter in Episodes.activity(of: events.lazy.map(\.time)) {
+            try active.run([.integer(quarter.quarter), .integer(quarter.first), .integer(quarter.last)])
         }
         let sample = try database.prepare("INSERT OR IGNORE INTO limit_samples VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
         // Of one read, only the latest reading of each window is kept.
@@ -423,15 +462,62 @@ public final class UsageStore {
         }
     }
 
-    /// The latest sample of each tool's windows.
-    public func latestLimits() throws(StoreError) -> [LimitSample] {
+    /// Activity of the quarter-hours in `[fromQuarter, toQuarter)`, in order.
+    public func activity(fromQuarter: Int64, toQuarter: Int64) throws(StoreError) -> [ActivityQuarter] {
+        try database.prepare(
+            "SELECT quarter, first, last FROM activity WHERE quarter >= ?1 AND quarter < ?2 ORDER BY quarter"
+        ).rows([.integer(fromQuarter), .integer(toQuarter)]).map { row in
+            ActivityQuarter(quarter: row.int(0) ?? 0, first: row.int(1) ?? 0, last: row.int(2) ?? 0)
+        }
+    }
+
+    /// The latest activity before `quarter`, if any: whether an episode was already running there.
+    public func lastActivity(beforeQuarter quarter: Int64) throws(StoreError) -> Int64? {
+        try database.prepare("SELECT last FROM activity WHERE quarter < ?1 ORDER BY quarter DESC LIMIT 1")
+            .rows([.integer(quarter)]).first?.int(0)
+    }
+
+    /// The first quarter-hour holding usage: where the store's history begins.
+    public func firstUsageQuarter() throws(StoreError) -> Int64? {
+        try database.prepare("SELECT min(quarter) FROM buckets").rows().first?.int(0)
+    }
+
+    /// When the store was last brought up to date by a scan (milliseconds since 1970), if ever.
+    public func measuredAt() throws(StoreError) -> Int64? {
+        try database.prepare("SELECT value FROM settings WHERE key = 'measured_at'").rows().first?.text(0)
+            .flatMap { Int64($0) }
+    }
+
+    /// Records that a scan starting at `time` has completed: the store holds every readable record up to then.
+    public func recordMeasurement(at time: Int64) throws(StoreError) {
+        try database.prepare("INSERT OR REPLACE INTO settings VALUES ('measured_at', ?1)").run([.text(String(time))])
+    }
+
+    /// A tool's samples of one window logged at or after `since`, oldest first.
+    public func limitSamples(tool: String, window: String, since: Int64) throws(StoreError) -> [LimitSample] {
+        try database.prepare(
+            """
+            SELECT time, used_percent, window_minutes, resets_at FROM limit_samples
+            WHERE tool = ?1 AND window = ?2 AND time >= ?3 ORDER BY time
+            """
+        ).rows([.text(tool), .text(window), .integer(since)]).map { row in
+            LimitSample(
+                tool: tool, time: row.int(0) ?? 0, window: window, usedPercent: row.double(1), windowMinutes: row.int(2),
+                resetsAt: row.int(3))
+        }
+    }
+
+    /// The latest sample of each tool's windows, among those logged at or before `loggedBy` (a view at a
+    /// given moment sees only what was logged by then).
+    public func latestLimits(loggedBy: Int64 = Int64.max) throws(StoreError) -> [LimitSample] {
         try database.prepare(
             """
             SELECT tool, window, time, used_percent, window_minutes, resets_at FROM limit_samples s
-            WHERE time = (SELECT max(time) FROM limit_samples t WHERE t.tool = s.tool AND t.window = s.window)
+            WHERE time = (
+                SELECT max(time) FROM limit_samples t WHERE t.tool = s.tool AND t.window = s.window AND t.time <= ?1)
             ORDER BY tool, window
             """
-        ).rows().map { row in
+        ).rows([.integer(loggedBy)]).map { row in
             LimitSample(
                 tool: row.text(0) ?? "", time: row.int(2) ?? 0, window: row.text(1) ?? "", usedPercent: row.double(3),
                 windowMinutes: row.int(4), resetsAt: row.int(5))

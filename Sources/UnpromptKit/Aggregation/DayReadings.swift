@@ -1,0 +1,67 @@
+/// One local day as the views show it: tokens and uses, the part of each in work hours, and the day's band.
+public struct DayReading: Sendable, Equatable {
+    /// Days since 1970-01-01 (local).
+    public let day: Int64
+    public var tokens: Int64 = 0
+    public var workTokens: Int64 = 0
+    /// Episodes that started this day (see `Episodes`).
+    public var uses = 0
+    public var workUses = 0
+    public var band = DayBand.zero
+    /// The mean daily tokens the band compares with; nil when the day has no history before it.
+    public var baseline: Double?
+
+    public init(day: Int64) { self.day = day }
+
+    public var personalTokens: Int64 { tokens - workTokens }
+    public var personalUses: Int { uses - workUses }
+}
+
+/// Builds `DayReading`s from the store's quarter-hour buckets and activity, in one zone and with one set of
+/// work hours: a pure grouping, so another zone or other work hours never rescan and never double count.
+public enum DayReadings {
+    /// What must be read from the store for `fromDay...throughDay`: buckets from 30 days earlier (for the
+    /// bands), activity of the days themselves (plus the latest activity before it, from the store).
+    public static func bucketBounds(fromDay: Int64, throughDay: Int64) -> Range<Int64> {
+        LocalCalendar.quarterBounds(fromDay: fromDay - DayBand.baselineDays, throughDay: throughDay)
+    }
+
+    public static func activityBounds(fromDay: Int64, throughDay: Int64) -> Range<Int64> {
+        LocalCalendar.quarterBounds(fromDay: fromDay, throughDay: throughDay)
+    }
+
+    /// Every day of `fromDay...throughDay`, in order, days without usage included.
+    ///
+    /// - `rows`: buckets within `bucketBounds`; `activity`: within `activityBounds`, and `lastActivityBefore`
+    ///   the latest activity before those bounds.
+    /// - `historyStart`: the store's first quarter-hour with usage; bands average only days from its local day.
+    public static func compute(
+        rows: [BucketRow], activity: [ActivityQuarter], lastActivityBefore: Int64?, historyStart: Int64?,
+        calendar: LocalCalendar, workHours: WorkHours, fromDay: Int64, throughDay: Int64
+    ) -> [DayReading] {
+        precondition(fromDay <= throughDay)
+        let firstDay = fromDay - DayBand.baselineDays
+        var days = (firstDay...throughDay).map(DayReading.init)
+        func index(_ day: Int64) -> Int? { day >= firstDay && day <= throughDay ? Int(day - firstDay) : nil }
+
+        for row in rows {
+            guard let i = index(calendar.day(ofQuarter: row.quarter)) else { continue }
+            days[i].tokens += row.counts.total
+            if workHours.contains(quarter: row.quarter, in: calendar) { days[i].workTokens += row.counts.total }
+        }
+        for start in Episodes.starts(activity, lastBefore: lastActivityBefore) {
+            guard let i = index(calendar.day(ofQuarter: start.quarter)) else { continue }
+            days[i].uses += 1
+            if workHours.contains(quarter: start.quarter, in: calendar) { days[i].workUses += 1 }
+        }
+        let historyDay = historyStart.map(calendar.day(ofQuarter:))
+        for day in fromDay...throughDay {
+            let i = Int(day - firstDay)
+            let earliest = max(day - DayBand.baselineDays, historyDay ?? day)
+            let previous = earliest < day ? days[Int(earliest - firstDay)..<i].map(\.tokens) : []
+            days[i].band = DayBand.of(tokens: days[i].tokens, previousDays: previous)
+            days[i].baseline = previous.isEmpty ? nil : Double(previous.reduce(0, +)) / Double(previous.count)
+        }
+        return Array(days[Int(fromDay - firstDay)...])
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// A person's settings, kept in one YAML file read with the descriptors' loader, so every error names
+/// `file:line:col`. Today it holds work hours:
+///
+/// ```yaml
+/// work_hours:
+///   - days: Mon-Fri
+///     hours: ["09:00-12:30", "13:30-18:00"]
+///   - days: Sun-Thu
+///     hours: "22:00-06:00"
+/// ```
+///
+/// A missing file means no settings. Unknown keys, and anything that does not parse, are errors: a
+/// setting is never guessed.
+public struct UserConfig: Sendable, Equatable {
+    public var workHours: WorkHours
+
+    public init(workHours: WorkHours = .none) { self.workHours = workHours }
+
+    /// `${XDG_CONFIG_HOME:-~/.config}/unprompt/config.yaml` on Linux,
+    /// `~/Library/Application Support/Unprompt/config.yaml` on macOS.
+    public static func defaultPath(environment: [String: String], home: String) -> String {
+        #if os(macOS)
+            return home + "/Library/Application Support/Unprompt/config.yaml"
+        #else
+            let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
+            return config + "/unprompt/config.yaml"
+        #endif
+    }
+
+    /// The settings in `path`; none when the file does not exist.
+    public static func load(path: String) throws(DescriptorError) -> UserConfig {
+        guard FileManager.default.fileExists(atPath: path) else { return UserConfig() }
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw DescriptorError(file: path, mark: SourceMark(line: 1, column: 1), message: "cannot read the file as UTF-8 text")
+        }
+        return try parse(text, file: path)
+    }
+
+    public static func parse(_ text: String, file: String) throws(DescriptorError) -> UserConfig {
+        // A file of comments and blank lines holds no settings (YAML has no document there).
+        let meaningful = text.split(separator: "\n").contains { line in
+            let trimmed = line.drop { $0 == " " || $0 == "\t" || $0 == "\r" }
+            return !trimmed.isEmpty && !trimmed.hasPrefix("#")
+        }
+        guard meaningful else { return UserConfig() }
+        let root = try YAMLLoader.load(text, file: file)
+        let top = try MappingReader(root, file: file, context: "the settings file", allowed: ["work_hours"])
+        var config = UserConfig()
+        if let node = top.optional("work_hours") { config.workHours = try workHours(node, top) }
+        return config
+    }
+
+    private static func workHours(_ node: YAMLNode, _ top: MappingReader) throws(DescriptorError) -> WorkHours {
+        var groups: [WorkHours.Group] = []
+        for (index, item) in try top.list(node, "work_hours").enumerated() {
+            let context = "work_hours[\(index)]"
+            let entry = try MappingReader(item, file: top.file, context: context, allowed: ["days", "hours"])
+            let daysNode = try entry.required("days")
+            let daysText = try entry.string(daysNode, "\(context).days")
+            let days: [Int]
+            switch WorkHours.parseDays(daysText) {
+            case .success(let parsed): days = parsed
+            case .failure(let problem):
+                throw DescriptorError(file: top.file, mark: markInside(daysNode, offset: problem.offset), message: "\(context).days: \(problem.message)")
+            }
+            var ranges: [WorkHours.Range] = []
+            for (text, rangeNode) in try entry.strings(try entry.required("hours"), "\(context).hours") {
+                switch WorkHours.parseRange(text) {
+                case .success(let range): ranges.append(range)
+                case .failure(let problem):
+                    throw DescriptorError(
+                        file: top.file, mark: markInside(rangeNode, offset: problem.offset), message: "\(context).hours: \(problem.message)")
+                }
+            }
+            groups.append(WorkHours.Group(days: days, ranges: ranges))
+        }
+        return WorkHours(groups: groups)
+    }
+
+    /// The file's text: what `parse` reads back as these settings.
+    public var yaml: String {
+        var lines = [
+            "# Unprompt settings. `unprompt-scan config set work-hours \"Mon-Fri 09:00-18:00\"` writes this file;",
+            "# it may be edited by hand. Times are local, in quarter-hours; a range may run past midnight.",
+        ]
+        if workHours.isEmpty {
+            lines.append("work_hours: []")
+        } else {
+            lines.append("work_hours:")
+            for group in workHours.groups {
+                lines.append("  - days: \"\(WorkHours.days(group.days))\"")
+                lines.append("    hours: [" + group.ranges.map { "\"\(WorkHours.range($0))\"" }.joined(separator: ", ") + "]")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Writes the settings to `path` whole (a temporary file renamed over it), creating its directory.
+    public func write(to path: String) throws(DescriptorError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let temporary = path + ".tmp-\(getpid())"
+        do {
+            if !directory.isEmpty {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            }
+            try Data(yaml.utf8).write(to: URL(fileURLWithPath: temporary))
+            guard rename(temporary, path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw DescriptorError(
+                file: path, mark: SourceMark(line: 1, column: 1), message: "cannot write the settings file: \(error.localizedDescription)")
+        }
+    }
+}

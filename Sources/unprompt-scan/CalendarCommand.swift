@@ -1,0 +1,185 @@
+import Foundation
+import UnpromptKit
+
+/// `unprompt-scan calendar [--month YYYY-MM] [--tz ZONE] [--no-scan] [--store PATH] [--config FILE] [--json]`:
+/// a month grid of local days. Every day up to today carries its own tokens (compact, `1.2M`) and its band
+/// against the mean of the 30 days before it (`DayBand`): a color on a terminal, a letter and a legend with
+/// `NO_COLOR` or when the output is not a terminal. There is no goal anywhere.
+enum CalendarCommand {
+    static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
+        if arguments.words.count > 1 { throw UsageError("calendar takes no argument '\(arguments.words[1])'") }
+        let requested = try month(try arguments.single("--month"))
+        let context: ViewContext
+        switch try ViewContext.open(arguments, catalog: catalog, environment: environment) {
+        case .ready(let ready): context = ready
+        case .failed(let code): return code
+        }
+        let month = requested ?? CivilDate.month(ofDay: context.today)
+        let first = CivilDate.firstDay(ofMonth: month)
+        let last = min(CivilDate.lastDay(ofMonth: month), context.today)
+        let days: [DayReading]
+        do {
+            days = first <= last ? try context.days(from: first, through: last) : []
+        } catch {
+            printError("unprompt-scan: store: \(error.message)")
+            return .store
+        }
+        if arguments.has("--json") {
+            print(json(days, month: month, context: context).text)
+        } else {
+            print(CalendarGrid(month: month, days: days, context: context, color: Terminal.colors(environment)).render())
+        }
+        return context.status
+    }
+
+    /// `--month YYYY-MM` as a month number.
+    static func month(_ text: String?) throws(UsageError) -> Int64? {
+        guard let text else { return nil }
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2,
+            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }), let year = Int64(parts[0]),
+            let month = Int64(parts[1]), (1...12).contains(month)
+        else { throw UsageError("--month: expected a month YYYY-MM, got '\(text)'") }
+        return year * 12 + month - 1
+    }
+
+    /// `{"month", "timeZone", "workHours", "baselineDays": 30, "days": [{"date", "tokens", "band", "baseline",
+    /// "uses", "work": {"tokens", "uses"}, "personal": {…}}]}`: every day of the month up to today.
+    static func json(_ days: [DayReading], month: Int64, context: ViewContext) -> JSON {
+        .object([
+            ("month", .string(CivilDate.monthString(ofMonth: month))),
+            ("timeZone", .string(context.zone.name)),
+            ("workHours", context.workHours.isEmpty ? .null : .string(context.workHours.description)),
+            ("baselineDays", .integer(DayBand.baselineDays)),
+            ("days", .array(days.map { day in
+                .object([
+                    ("date", .string(CivilDate.dateString(ofDay: day.day))),
+                    ("tokens", .integer(day.tokens)),
+                    ("band", .string(day.band.rawValue)),
+                    ("baseline", day.baseline.map { .number($0) } ?? .null),
+                    ("uses", .int(day.uses)),
+                    ("work", .object([("tokens", .integer(day.workTokens)), ("uses", .int(day.workUses))])),
+                    ("personal", .object([("tokens", .integer(day.personalTokens)), ("uses", .int(day.personalUses))])),
+                ])
+            })),
+        ])
+    }
+}
+
+/// Whether standard output gets color: only on a terminal, never with `NO_COLOR` set (to anything but the
+/// empty string, https://no-color.org) or a dumb terminal.
+enum Terminal {
+    static func colors(_ environment: [String: String]) -> Bool {
+        isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }
+}
+
+/// The month grid: weeks from Monday, two lines each (day numbers, then each day's tokens and band).
+struct CalendarGrid {
+    let month: Int64
+    let days: [DayReading]
+    let context: ViewContext
+    let color: Bool
+
+    static let monthNames = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+        "December",
+    ]
+
+    /// One shade of one hue per band, lighter to darker: a scale, not a verdict (no red, no green).
+    static func style(_ band: DayBand) -> String {
+        switch band {
+        case .zero: "\u{1B}[2m"
+        case .less: "\u{1B}[38;5;16;48;5;153m"
+        case .average: "\u{1B}[38;5;16;48;5;111m"
+        case .more: "\u{1B}[38;5;231;48;5;68m"
+        case .muchMore: "\u{1B}[38;5;231;48;5;25m"
+        }
+    }
+
+    static let reset = "\u{1B}[0m"
+
+    static func letter(_ band: DayBand) -> String {
+        switch band {
+        case .zero: "Z"
+        case .less: "L"
+        case .average: "A"
+        case .more: "M"
+        case .muchMore: "M+"
+        }
+    }
+
+    static func meaning(_ band: DayBand) -> String {
+        switch band {
+        case .zero: "zero"
+        case .less: "less (under 2/3 of the mean)"
+        case .average: "average (2/3 to 3/2 of it)"
+        case .more: "more (to 3 times it)"
+        case .muchMore: "much more (over 3 times)"
+        }
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+
+    func render() -> String {
+        let year = CivilDate.floorDivide(month, 12)
+        let first = CivilDate.firstDay(ofMonth: month)
+        let last = CivilDate.lastDay(ofMonth: month)
+        var lines = [
+            "\(Self.monthNames[Int(month - year * 12)]) \(year) (\(context.zone.name)): tokens per day, each compared with the mean of the \(DayBand.baselineDays) days before it"
+        ]
+        lines.append(["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].map { pad($0, 6) + "   " }.joined().trimmingTrailing())
+        let byDay = Dictionary(uniqueKeysWithValues: days.map { ($0.day, $0) })
+        var weekStart = first - Int64(WorkHours.weekday(ofDay: first))
+        while weekStart <= last {
+            var numbers = ""
+            var values = ""
+            for day in weekStart..<(weekStart + 7) {
+                guard day >= first, day <= last else {
+                    numbers += String(repeating: " ", count: 9)
+                    values += String(repeating: " ", count: 9)
+                    continue
+                }
+                numbers += pad(String(CivilDate.civil(ofDay: day).day), 6) + "   "
+                guard let reading = byDay[day] else {
+                    // After today: nothing measured yet.
+                    values += String(repeating: " ", count: 9)
+                    continue
+                }
+                let number = pad(LocalFormat.compact(reading.tokens), 6)
+                values += color
+                    ? Self.style(reading.band) + number + Self.reset + "   "
+                    : number + " " + Self.letter(reading.band) + String(repeating: " ", count: 2 - Self.letter(reading.band).count)
+            }
+            lines.append(numbers.trimmingTrailing())
+            lines.append(values.trimmingTrailing())
+            weekStart += 7
+        }
+        let legend = DayBand.allCases.map { band in
+            (color ? Self.style(band) + " " + Self.letter(band) + " " + Self.reset : Self.letter(band)) + " " + Self.meaning(band)
+        }
+        lines.append("")
+        lines.append(legend.joined(separator: " · "))
+        let tokens = days.reduce(Int64(0)) { $0 + $1.tokens }
+        let uses = days.reduce(0) { $0 + $1.uses }
+        var summary = "total: \(CountsFormat.grouped(Int(tokens))) tokens, \(uses) use\(uses == 1 ? "" : "s")"
+        if !context.workHours.isEmpty {
+            let workTokens = days.reduce(Int64(0)) { $0 + $1.workTokens }
+            let workUses = days.reduce(0) { $0 + $1.workUses }
+            summary += "; work: \(CountsFormat.grouped(Int(workTokens))) tokens, \(workUses) use\(workUses == 1 ? "" : "s")"
+                + "; personal: \(CountsFormat.grouped(Int(tokens - workTokens))) tokens, \(uses - workUses) use\(uses - workUses == 1 ? "" : "s")"
+        }
+        lines.append(summary)
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    fileprivate func trimmingTrailing() -> String {
+        var copy = self
+        while copy.last == " " { copy.removeLast() }
+        return copy
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import UnpromptKit
+
+/// Instants, durations and counts as the views print them: local times in the view's zone, compact
+/// numbers for grid cells.
+enum LocalFormat {
+    /// `HH:MM` (or `HH:MM:SS`) of an instant in the calendar's zone.
+    static func time(_ milliseconds: Int64, _ calendar: LocalCalendar, seconds: Bool = false) -> String {
+        let local = local(milliseconds, calendar)
+        let inDay = local - CivilDate.floorDivide(local, 86_400) * 86_400
+        return seconds
+            ? String(format: "%02lld:%02lld:%02lld", inDay / 3600, inDay % 3600 / 60, inDay % 60)
+            : String(format: "%02lld:%02lld", inDay / 3600, inDay % 3600 / 60)
+    }
+
+    /// `HH:MM` when the instant is on `today`, else `YYYY-MM-DD HH:MM`, in the calendar's zone.
+    static func moment(_ milliseconds: Int64, _ calendar: LocalCalendar, today: Int64) -> String {
+        let day = calendar.day(ofMilliseconds: milliseconds)
+        return (day == today ? "" : CivilDate.dateString(ofDay: day) + " ") + time(milliseconds, calendar)
+    }
+
+    private static func local(_ milliseconds: Int64, _ calendar: LocalCalendar) -> Int64 {
+        let seconds = CivilDate.floorDivide(milliseconds, 1000)
+        return seconds + Int64(calendar.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
+    }
+
+    /// A duration as its two largest units: `4d 3h`, `2h 13m`, `12m`, `40s`.
+    static func duration(_ milliseconds: Int64) -> String {
+        let seconds = max(0, milliseconds) / 1000
+        let (days, hours, minutes) = (seconds / 86_400, seconds % 86_400 / 3600, seconds % 3600 / 60)
+        if days > 0 { return hours > 0 ? "\(days)d \(hours)h" : "\(days)d" }
+        if hours > 0 { return minutes > 0 ? "\(hours)h \(minutes)m" : "\(hours)h" }
+        if minutes > 0 { return "\(minutes)m" }
+        return "\(seconds)s"
+    }
+
+    /// A window length in minutes: `5-hour`, `7-day`, `90-minute`.
+    static func window(minutes: Int64) -> String {
+        if minutes % 1440 == 0 { return "\(minutes / 1440)-day" }
+        if minutes % 60 == 0 { return "\(minutes / 60)-hour" }
+        return "\(minutes)-minute"
+    }
+
+    /// A count in at most four characters and a unit: `950`, `1.2k`, `12k`, `120k`, `1.2M`, `3.4B`. Rounded
+    /// down, so a cell never shows more than was counted.
+    static func compact(_ value: Int64) -> String {
+        guard value >= 1000 else { return String(value) }
+        let units: [(Int64, String)] = [(1_000_000_000_000, "T"), (1_000_000_000, "B"), (1_000_000, "M"), (1000, "k")]
+        let (size, suffix) = units.first { value >= $0.0 }!
+        let whole = value / size
+        if whole >= 10 { return "\(whole)\(suffix)" }
+        let tenth = value % size * 10 / size
+        return "\(whole).\(tenth)\(suffix)"
+    }
+}

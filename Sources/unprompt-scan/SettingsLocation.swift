@@ -1,0 +1,20 @@
+import Foundation
+import UnpromptKit
+
+/// `--config FILE`, else the platform's settings file (`UserConfig.defaultPath`).
+enum SettingsLocation {
+    static func path(_ arguments: Arguments, _ environment: [String: String]) throws(UsageError) -> String {
+        try arguments.single("--config") ?? UserConfig.defaultPath(environment: environment, home: NSHomeDirectory())
+    }
+
+    /// The settings, or nil after printing the file's error (`file:line:col: …`).
+    static func load(_ arguments: Arguments, _ environment: [String: String]) throws(UsageError) -> UserConfig? {
+        let path = try path(arguments, environment)
+        do {
+            return try UserConfig.load(path: path)
+        } catch {
+            printError("unprompt-scan: settings: \(error.description)")
+            return nil
+        }
+    }
+}

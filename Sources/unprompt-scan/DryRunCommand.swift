@@ -13,14 +13,7 @@ enum DryRunCommand {
             }
             descriptors = descriptors.filter { wanted.contains($0.id) }
         }
-        let mode = try Readings.costMode(arguments)
-        let readings: Readings
-        do {
-            readings = try Readings.load(mode: mode, environment: environment)
-        } catch {
-            printError("unprompt-scan: \(error.message)")
-            return .invalidData
-        }
+        guard let readings = try Readings.open(arguments, environment) else { return .invalidData }
         let paths = arguments.words
         if !paths.isEmpty, descriptors.count != 1 {
             throw UsageError("with file paths, name exactly one reader with --reader ID")

@@ -23,7 +23,7 @@ enum LimitsCommand {
 
     /// `{"now", "timeZone", "limits": [{"tool", "window", "usedPercent", "windowMinutes", "resetsAt", "time",
     /// "ageSeconds", "stale", "resetPassed", "resetsInSeconds"}], "fiveHourWindows": [{"tool", "start", "end",
-    /// "tokens", "endFromLimit"}]}`: instants as ISO-8601 UTC.
+    /// "tokens", "cost", "endFromLimit"}], "readings"}`: instants as ISO-8601 UTC; `cost` as in `daily`.
     static func json(_ reading: LimitsReading, _ context: ViewContext) -> JSON {
         .object([
             ("now", .string(CountsFormat.instant(context.now))),
@@ -42,13 +42,14 @@ enum LimitsCommand {
                     ("resetsInSeconds", status.resetsIn.map { .integer($0 / 1000) } ?? .null),
                 ])
             })),
-            ("fiveHourWindows", .array(reading.windows.map { tool, window in
+            ("fiveHourWindows", .array(reading.windows.map { entry in
                 .object([
-                    ("tool", .string(tool)), ("start", .string(CountsFormat.instant(window.start))),
-                    ("end", .string(CountsFormat.instant(window.end))), ("tokens", .integer(window.tokens)),
-                    ("endFromLimit", .bool(window.endFromLimit)),
+                    ("tool", .string(entry.tool)), ("start", .string(CountsFormat.instant(entry.window.start))),
+                    ("end", .string(CountsFormat.instant(entry.window.end))), ("tokens", .integer(entry.window.tokens)),
+                    ("cost", ReadingsFormat.json(entry.cost)), ("endFromLimit", .bool(entry.window.endFromLimit)),
                 ])
             })),
+            ("readings", context.readings.json),
         ])
     }
 
@@ -61,9 +62,12 @@ enum LimitsCommand {
         guard !tools.isEmpty else { return lines[0] + ": no plan-limit readings and no 5-hour window in progress" }
         for tool in tools {
             lines.append(tool)
-            if let window = reading.windows.first(where: { $0.tool == tool })?.window {
+            if let entry = reading.windows.first(where: { $0.tool == tool }) {
+                let window = entry.window
+                let cost = ReadingsFormat.text(entry.cost)
                 lines.append(
-                    "  5-hour window: \(CountsFormat.grouped(Int(window.tokens))) tokens so far, \(at(window.start)) to "
+                    "  5-hour window: \(CountsFormat.grouped(Int(window.tokens))) tokens"
+                        + (cost.isEmpty ? "" : " (\(cost) at API list prices)") + " so far, \(at(window.start)) to "
                         + "\(at(window.end)) (ends in \(LocalFormat.duration(window.end - context.now))"
                         + (window.endFromLimit ? ", the reset logged with a limit-reached record)" : ")"))
             } else if LimitsReading.derived.contains(where: { $0.tool == tool }) {

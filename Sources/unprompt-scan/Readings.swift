@@ -24,6 +24,17 @@ struct Readings {
         return mode
     }
 
+    /// The readings for `--cost-mode`, or nil (the reason printed) when the data files cannot be used.
+    static func open(_ arguments: Arguments, _ environment: [String: String]) throws(UsageError) -> Readings? {
+        let mode = try costMode(arguments)
+        do {
+            return try load(mode: mode, environment: environment)
+        } catch {
+            printError("unprompt-scan: \(error.message)")
+            return nil
+        }
+    }
+
     static func load(mode: CostMode, environment: [String: String]) throws(ReadingsUnavailable) -> Readings {
         guard let pricing = ReadingsLocation.directory("pricing", variable: "UNPROMPT_PRICING_DIR", environment),
             let water = ReadingsLocation.directory("water", variable: "UNPROMPT_WATER_DIR", environment)

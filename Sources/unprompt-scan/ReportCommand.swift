@@ -27,14 +27,7 @@ enum ReportCommand {
             throw UsageError("--tool: no reader named '\(id)'; `unprompt-scan readers list` shows them")
         }
         let path = try StoreLocation.path(arguments, environment)
-        let mode = try Readings.costMode(arguments)
-        let readings: Readings
-        do {
-            readings = try Readings.load(mode: mode, environment: environment)
-        } catch {
-            printError("unprompt-scan: \(error.message)")
-            return .invalidData
-        }
+        guard let readings = try Readings.open(arguments, environment) else { return .invalidData }
         let now = try Clock.now(environment)
 
         var status = ExitCode.success

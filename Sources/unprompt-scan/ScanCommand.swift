@@ -10,13 +10,14 @@ enum ScanCommand {
         let zone = try ZoneOption.resolve(try arguments.single("--tz"), environment: environment)
         let now = try Clock.now(environment)
         guard let settings = try SettingsLocation.load(arguments, environment) else { return .settings }
+        guard let readings = try Readings.open(arguments, environment) else { return .invalidData }
         let report: ScanReport
         let today: TodaySummary.Result
         do {
             let store = try UsageStore(path: path)
             report = try scan(store, catalog: catalog, environment: environment, now: now)
             let context = ViewContext(
-                store: store, zone: zone, calendar: LocalCalendar(timeZone: zone.timeZone), workHours: settings.workHours,
+                store: store, readings: readings, zone: zone, calendar: LocalCalendar(timeZone: zone.timeZone), workHours: settings.workHours,
                 now: now, status: exitCode(report))
             today = try TodaySummary.read(context)
         } catch {

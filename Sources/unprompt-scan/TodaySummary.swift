@@ -4,8 +4,8 @@ import UnpromptKit
 /// Today, as `unprompt-scan today` and a plain `unprompt-scan` show it: today being the local date of the
 /// clock in the user's zone (`--tz`, else `TZ`, else the system zone).
 ///
-/// - tokens by tool and model, from the same quarter-hour buckets as `daily` (today's line here equals
-///   today's line of `daily` in the same zone);
+/// - tokens by tool and model, with their cost at API list prices and their water, from the same
+///   quarter-hour buckets as `daily` (today's line here equals today's line of `daily` in the same zone);
 /// - uses (episodes started today) and, with work hours set, the work and personal part of uses and tokens;
 /// - the live estimate (`LiveEstimate`): the count when the store was last measured, plus the recent pace
 ///   for at most three minutes; past them it is shown as "measured at HH:MM".
@@ -15,6 +15,9 @@ enum TodaySummary {
         let zone: ZoneOption
         let calendar: LocalCalendar
         let usage: PeriodUsage
+        /// Cost and water of `usage`, cell by cell.
+        let readings: ReadingsBreakdown
+        let readingsInUse: Readings
         let reading: DayReading
         let workHours: WorkHours
         /// When a scan last brought the store up to date; nil if none has recorded it.
@@ -29,12 +32,14 @@ enum TodaySummary {
         let calendar = context.calendar
         let reading = try context.days(from: day, through: day)[0]
         var usage = PeriodUsage(period: day)
+        var readings = ReadingsBreakdown([], context.readings)
         var measuredAt: Int64?
         var pace = 0.0
         if let store = context.store {
             let bounds = LocalCalendar.quarterBounds(fromDay: day, throughDay: day)
             let rows = try store.buckets(fromQuarter: bounds.lowerBound, toQuarter: bounds.upperBound)
             usage = calendar.group(rows, by: .day, fromDay: day, throughDay: day).first ?? usage
+            readings = ReadingsBreakdown(rows, context.readings)
             // A measurement after the clock's moment did not exist yet then.
             measuredAt = try store.measuredAt().flatMap { $0 <= context.now ? $0 : nil }
             if let measuredAt {
@@ -50,16 +55,18 @@ enum TodaySummary {
             estimate = LiveEstimate(count: count, pace: pace, measuredAt: measuredAt).reading(now: context.now, dayStart: dayStart)
         }
         return Result(
-            day: day, zone: context.zone, calendar: calendar, usage: usage, reading: reading, workHours: context.workHours,
+            day: day, zone: context.zone, calendar: calendar, usage: usage, readings: readings,
+            readingsInUse: context.readings, reading: reading, workHours: context.workHours,
             measuredAt: measuredAt, pace: pace, estimate: estimate)
     }
 
-    /// One `daily` entry's shape (`date`, `totals`, `events`, `byModel`, `byTool`) with the zone, and then:
+    /// One `daily` entry's shape (`date`, `totals`, `events`, `cost`, `water`, `byModel`, `costByModel`,
+    /// `waterByModel`, `byTool`) with the zone and `readings` (the price table and water method), and then:
     /// `tokens` (today's total as measured), `uses`, `work` and `personal` (`tokens`, `uses`), `workHours`
     /// (their written form, or null), `band` and `baseline` (see `calendar`), `measuredAt` (or null),
     /// `pace` (tokens per second) and `estimate` (`tokens`, `live`).
     static func json(_ result: Result) -> JSON {
-        guard case .object(let entries) = UsageView.json(result.usage, label: nil) else { return .null }
+        guard case .object(let entries) = UsageView.json(result.usage, label: nil, readings: result.readings) else { return .null }
         let reading = result.reading
         return .object(
             [("date", .string(CivilDate.dateString(ofDay: result.day))), ("timeZone", .string(result.zone.name))] + entries + [
@@ -73,6 +80,7 @@ enum TodaySummary {
                 ("measuredAt", result.measuredAt.map { .string(CountsFormat.instant($0)) } ?? .null),
                 ("pace", .number(result.pace)),
                 ("estimate", .object([("tokens", .integer(result.estimate.tokens)), ("live", .bool(result.estimate.live))])),
+                ("readings", result.readingsInUse.json),
             ])
     }
 
@@ -96,6 +104,12 @@ enum TodaySummary {
         } else {
             first += measured
         }
+        let total = result.readings.total
+        let cost = ReadingsFormat.text(total.cost)
+        let water = ReadingsFormat.text(total.water)
+        if !cost.isEmpty || !water.isEmpty {
+            first += " · " + [cost, water.isEmpty ? "" : "water " + water].filter { !$0.isEmpty }.joined(separator: " · ")
+        }
         var lines = [first]
         let work = !result.workHours.isEmpty
         lines.append(
@@ -106,9 +120,12 @@ enum TodaySummary {
                     + " (work hours \(result.workHours))")
         }
         if !result.usage.isEmpty {
-            var table = TextTable(header: UsageView.header("tool / model"))
-            UsageView.addBreakdown(result.usage, to: &table, indent: "")
+            var table = TextTable(header: UsageView.header("tool / model") + ["cost", "water"])
+            UsageView.addBreakdown(result.usage, to: &table, indent: "", readings: result.readings)
             lines += table.render().map { "  " + $0 }
+            lines.append("  " + result.readingsInUse.caption)
+            lines += ReadingsFormat.notes(total.cost, mode: result.readingsInUse.mode, unpricedTokens: total.unpricedTokens)
+                .map { "  " + $0 }
         }
         return lines.joined(separator: "\n")
     }

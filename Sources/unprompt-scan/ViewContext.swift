@@ -2,9 +2,11 @@ import Foundation
 import UnpromptKit
 
 /// What every view of the store starts from: the store, brought up to date by a scan unless `--no-scan`
-/// (then opened read-only, and nil when there is none yet), the time zone, the work hours and the clock.
+/// (then opened read-only, and nil when there is none yet), the time zone, the work hours, the clock, and the
+/// price table and water method that cost and water are read with.
 struct ViewContext {
     let store: UsageStore?
+    let readings: Readings
     let zone: ZoneOption
     let calendar: LocalCalendar
     let workHours: WorkHours
@@ -24,6 +26,7 @@ struct ViewContext {
         let now = try Clock.now(environment)
         let path = try StoreLocation.path(arguments, environment)
         guard let settings = try SettingsLocation.load(arguments, environment) else { return .failed(.settings) }
+        guard let readings = try Readings.open(arguments, environment) else { return .failed(.invalidData) }
         var status = ExitCode.success
         let store: UsageStore?
         do {
@@ -40,7 +43,7 @@ struct ViewContext {
         }
         return .ready(
             ViewContext(
-                store: store, zone: zone, calendar: LocalCalendar(timeZone: zone.timeZone), workHours: settings.workHours,
+                store: store, readings: readings, zone: zone, calendar: LocalCalendar(timeZone: zone.timeZone), workHours: settings.workHours,
                 now: now, status: status))
     }
 

@@ -39,6 +39,21 @@ struct LimitsViewTests {
         return items.first { $0["tool"] == .string(tool) && $0["window"] == .string(window) }
     }
 
+    /// The 5-hour windows without their `cost`, and the first window's cost in USD.
+    func windowWithoutCost(_ json: JSONTree) -> JSONTree? {
+        guard case .array(let windows)? = json["fiveHourWindows"] else { return nil }
+        return .array(windows.map { window in
+            guard case .object(var fields) = window else { return window }
+            fields["cost"] = nil
+            return .object(fields)
+        })
+    }
+
+    func windowCost(_ json: JSONTree) -> Double? {
+        guard case .array(let windows)? = json["fiveHourWindows"], case .number(let usd)? = windows.first?["cost"]?["usd"] else { return nil }
+        return (usd * 1e10).rounded() / 1e10
+    }
+
     @Test func windowsCountDownToTheirResets() throws {
         let home = try home()
         let json = try home.json(["limits", "--tz", "UTC"], environment: clock("2026-03-10T11:30:00Z"))
@@ -55,16 +70,18 @@ struct LimitsViewTests {
         let refused = limit(json, "claude-code", "limit_reached")
         #expect(refused?["resetsAt"] == .string("2026-03-10T13:00:00.000Z"))
         #expect(refused?["windowMinutes"] == .number(300), "Claude's window, as the reading names none")
-        #expect(json["fiveHourWindows"] == .array([.object([
+        #expect(windowWithoutCost(json) == .array([.object([
             "tool": .string("claude-code"), "start": .string("2026-03-10T09:00:00.000Z"), "end": .string("2026-03-10T13:00:00.000Z"),
             "tokens": .number(90), "endFromLimit": .number(1),
         ])]))
+        // 6 units of Sonnet 4.5: 6 × $3 + 12 × $15 + 18 × $0.30 + 24 × $3.75 + 30 × $6 = $473.40 per million.
+        #expect(windowCost(json) == 0.0004734)
 
         let text = try home.run(["limits", "--tz", "Asia/Kolkata", "--no-scan"], environment: clock("2026-03-10T11:30:00Z"))
         #expect(text.stdout == """
             limits at 17:00 (Asia/Kolkata)
             claude-code
-              5-hour window: 90 tokens so far, 14:30 to 18:30 (ends in 1h 30m, the reset logged with a limit-reached record)
+              5-hour window: 90 tokens ($0.0005 at API list prices) so far, 14:30 to 18:30 (ends in 1h 30m, the reset logged with a limit-reached record)
               limit reached at 16:30; resets at 18:30, in 1h 30m
             codex
               primary: 12.0% used of a 5-hour window; resets at 18:00, in 1h; logged 1h 30m ago
@@ -91,10 +108,11 @@ struct LimitsViewTests {
         // A view at a moment before a reading was logged does not see it.
         let early = try home.json(["limits", "--tz", "UTC", "--no-scan"], environment: clock("2026-03-10T09:30:00Z"))
         #expect(limit(early, "codex", "primary") == nil)
-        #expect(early["fiveHourWindows"] == .array([.object([
+        #expect(windowWithoutCost(early) == .array([.object([
             "tool": .string("claude-code"), "start": .string("2026-03-10T09:00:00.000Z"), "end": .string("2026-03-10T14:00:00.000Z"),
             "tokens": .number(90), "endFromLimit": .number(0),
         ])]))
+        #expect(windowCost(early) == 0.0004734, "the 09:40 request's quarter-hour began before the view's moment")
     }
 
     @Test func anEmptyStoreHasNoReadings() throws {

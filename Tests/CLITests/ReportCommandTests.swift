@@ -406,12 +406,19 @@ struct ReportCommandTests {
         #expect(summary?["uses"] == .number(1))
         #expect(summary?["measuredAt"] == .string("2026-03-10T10:05:00.000Z"), "the scan's clock")
         #expect(summary?["estimate"] == .object(["tokens": .number(105), "live": .number(1)]))
+        // Sonnet 4.5 per million: 7 input × $3 + 14 output × $15 + 21 cache read × $0.30 + 28 5-minute writes ×
+        // $3.75 + 35 1-hour writes × $6 = $552.30 per million records like it: $0.0005523.
+        if case .number(let usd)? = summary?["cost"]?["usd"] { #expect(abs(usd - 0.0005523) < 1e-12) } else {
+            Issue.record("today has no cost: \(String(describing: summary))")
+        }
 
         let text = try home.run(["--tz", "UTC"], environment: clock)
         #expect(text.status == 0)
         let lines = text.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("scanned 1 sources: 0 read") == true, "\(text.stdout)")
-        #expect(lines.count > 2 && lines[1] == "today, 2026-03-10 (UTC): 105 tokens in 1 event, live", "\(text.stdout)")
+        #expect(
+            lines.count > 2 && lines[1].hasPrefix("today, 2026-03-10 (UTC): 105 tokens in 1 event, live · $0.0006 · water ")
+                && lines[1].hasSuffix(" mL (0.00850–0.282)"), "\(text.stdout)")
         #expect(lines.count > 2 && lines[2] == "  uses: 1", "\(text.stdout)")
         #expect(lines.contains { $0.hasPrefix("    claude-sonnet-4-5 ") })
     }

@@ -52,9 +52,15 @@ struct PrivacyCanaryTests {
 
     @Test func noCanaryReachesOutputWhenPathsAreGivenExplicitly() throws {
         for (tool, directory) in Self.cases {
-            let files = (FileManager.default.enumerator(atPath: directory)!.allObjects as! [String])
-                .filter { $0.hasSuffix(".jsonl") || ($0.hasSuffix(".json") && !$0.hasSuffix("expected.json")) }
-                .map { directory + "/" + $0 }
+            // Every log file of the case, whatever its format (databases built from their SQL first).
+            let root = try FixtureDatabases.prepared(directory)
+            let files = (FileManager.default.enumerator(atPath: root)!.allObjects as! [String])
+                .filter { !["expected.json", "README.md", "TZ"].contains(($0 as NSString).lastPathComponent) }
+                .map { root + "/" + $0 }
+                .filter { path in
+                    var isDirectory: ObjCBool = false
+                    return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+                }
             guard !files.isEmpty else { continue }
             let output = try Binary.run(["--dry-run", "--reader", tool, "--json"] + files)
             #expect(!(output.stdout + output.stderr).contains(Self.marker), "\(tool) \(directory): canary in output")

@@ -132,6 +132,46 @@ struct StorePrivacyTests {
         }
     }
 
+    /// Every reader, not only the two above: each descriptor is copied with its roots pointed at all of its
+    /// fixture cases (as `--dry-run --root` reads them; SQL fixtures built into databases), everything is scanned
+    /// into one store, and the views are read from it. No byte of the marker may reach the store or any output.
+    @Test func noReadersFixturesLeaveACanaryInTheStore() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("unprompt-privacy-all-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let readers = work + "/readers"
+        try FileManager.default.createDirectory(atPath: readers, withIntermediateDirectories: true)
+        let root = try NSRegularExpression(pattern: #"root:\s*"[^"]*""#)
+        var toolsWithCases = 0
+        for file in try FileManager.default.contentsOfDirectory(atPath: Repository.readers) where file.hasSuffix(".yaml") {
+            let tool = String(file.dropLast(5))
+            let folder = Repository.fixtures + "/" + tool
+            let cases = try FileManager.default.contentsOfDirectory(atPath: folder).sorted().filter { !$0.hasPrefix(".") }
+            let roots = try cases.map { try FixtureDatabases.prepared(folder + "/" + $0) }
+            #expect(!roots.contains { $0.contains(",") }, "a case path holds a comma, so it cannot join a root list")
+            toolsWithCases += roots.isEmpty ? 0 : 1
+            let text = try String(contentsOfFile: Repository.readers + "/" + file, encoding: .utf8)
+            let pointed = root.stringByReplacingMatches(
+                in: text, range: NSRange(text.startIndex..., in: text),
+                withTemplate: NSRegularExpression.escapedTemplate(for: "root: \"\(roots.joined(separator: ","))\""))
+            try pointed.write(toFile: readers + "/" + file, atomically: true, encoding: .utf8)
+        }
+        #expect(toolsWithCases >= 20)
+        let store = work + "/store/usage.sqlite"
+        let scan = try Binary.run(["--store", store, "--readers-dir", readers, "--json"])
+        #expect(scan.status == 0 || scan.status == 1, "\(scan.stderr)")
+        expectNoMarker(scan, "scan of every reader's fixtures")
+        let counted = try StoreReader.totals(store: store)
+        #expect(counted.count >= 15, "most readers' fixtures count something: \(counted.keys.sorted())")
+        for view in [["daily", "--since", "2020-01-01"], ["monthly", "--since", "2020-01-01"], ["prices"], ["snapshot"]] {
+            let output = try Binary.run(view + ["--no-scan", "--store", store, "--readers-dir", readers, "--json"])
+            #expect(output.status == 0, "\(view): \(output.stderr)")
+            expectNoMarker(output, "\(view)")
+        }
+        for (name, bytes) in try storeFiles(store) {
+            #expect(!containsMarker(bytes), "\(name) holds the marker's bytes")
+        }
+    }
+
     /// The same while the write-ahead log still holds the pages: a scan killed after its commits (before a
     /// clean close could fold the log into the store) leaves a log, and it holds no marker either.
     @Test func noCanaryInAWriteAheadLogLeftByAKilledScan() throws {

@@ -2,6 +2,43 @@ import Foundation
 
 /// Stores as older versions wrote them, for upgrade tests.
 public enum LegacyStore {
+    /// Schema 1's tables, exactly as that version created them (frozen: never edit).
+    public static let schemaOneTables = """
+        CREATE TABLE checkpoints (
+            source_key TEXT PRIMARY KEY, device INTEGER NOT NULL, inode INTEGER NOT NULL,
+            size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, offset INTEGER NOT NULL,
+            head_length INTEGER NOT NULL, head_hash TEXT NOT NULL, tail_hash TEXT NOT NULL,
+            state BLOB NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE identities (
+            high INTEGER NOT NULL, low INTEGER NOT NULL, keep INTEGER NOT NULL,
+            quarter INTEGER, tool TEXT, model TEXT,
+            input INTEGER, cache_read INTEGER, cache_write_5m INTEGER, cache_write_1h INTEGER,
+            output INTEGER, reasoning INTEGER,
+            PRIMARY KEY (high, low)
+        ) WITHOUT ROWID;
+        CREATE TABLE buckets (
+            quarter INTEGER NOT NULL, tool TEXT NOT NULL, model TEXT NOT NULL,
+            input INTEGER NOT NULL, cache_read INTEGER NOT NULL, cache_write_5m INTEGER NOT NULL,
+            cache_write_1h INTEGER NOT NULL, output INTEGER NOT NULL, reasoning INTEGER NOT NULL,
+            events INTEGER NOT NULL,
+            PRIMARY KEY (quarter, tool, model)
+        ) WITHOUT ROWID;
+        CREATE TABLE limit_samples (
+            tool TEXT NOT NULL, window TEXT NOT NULL, time INTEGER NOT NULL,
+            used_percent REAL, window_minutes INTEGER, resets_at INTEGER,
+            PRIMARY KEY (tool, window, time)
+        ) WITHOUT ROWID;
+        CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+        """
+    /// The table schema 2 added.
+    public static let schemaTwoAliases = """
+        CREATE TABLE aliases (
+            high INTEGER NOT NULL, low INTEGER NOT NULL, owner_high INTEGER, owner_low INTEGER,
+            PRIMARY KEY (high, low)
+        ) WITHOUT ROWID;
+        """
+
     /// Writes at `target` the store an Unprompt of schema 2 would have written for the same reads as
     /// `store`: schema 2's tables, exactly as that version created them, holding the same checkpoints,
     /// identities, buckets (their schema 2 columns), limit samples, settings and aliases. Newer tables and
@@ -11,36 +48,8 @@ public enum LegacyStore {
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[2])
             db.executescript('''
-            CREATE TABLE checkpoints (
-                source_key TEXT PRIMARY KEY, device INTEGER NOT NULL, inode INTEGER NOT NULL,
-                size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, offset INTEGER NOT NULL,
-                head_length INTEGER NOT NULL, head_hash TEXT NOT NULL, tail_hash TEXT NOT NULL,
-                state BLOB NOT NULL
-            ) WITHOUT ROWID;
-            CREATE TABLE identities (
-                high INTEGER NOT NULL, low INTEGER NOT NULL, keep INTEGER NOT NULL,
-                quarter INTEGER, tool TEXT, model TEXT,
-                input INTEGER, cache_read INTEGER, cache_write_5m INTEGER, cache_write_1h INTEGER,
-                output INTEGER, reasoning INTEGER,
-                PRIMARY KEY (high, low)
-            ) WITHOUT ROWID;
-            CREATE TABLE buckets (
-                quarter INTEGER NOT NULL, tool TEXT NOT NULL, model TEXT NOT NULL,
-                input INTEGER NOT NULL, cache_read INTEGER NOT NULL, cache_write_5m INTEGER NOT NULL,
-                cache_write_1h INTEGER NOT NULL, output INTEGER NOT NULL, reasoning INTEGER NOT NULL,
-                events INTEGER NOT NULL,
-                PRIMARY KEY (quarter, tool, model)
-            ) WITHOUT ROWID;
-            CREATE TABLE limit_samples (
-                tool TEXT NOT NULL, window TEXT NOT NULL, time INTEGER NOT NULL,
-                used_percent REAL, window_minutes INTEGER, resets_at INTEGER,
-                PRIMARY KEY (tool, window, time)
-            ) WITHOUT ROWID;
-            CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-            CREATE TABLE aliases (
-                high INTEGER NOT NULL, low INTEGER NOT NULL, owner_high INTEGER, owner_low INTEGER,
-                PRIMARY KEY (high, low)
-            ) WITHOUT ROWID;
+            \(schemaOneTables)
+            \(schemaTwoAliases)
             ''')
             db.execute("ATTACH DATABASE ? AS new", (sys.argv[1],))
             for table, columns in [

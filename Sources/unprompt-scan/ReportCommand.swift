@@ -26,25 +26,14 @@ enum ReportCommand {
         for id in tools where !catalog.descriptors.contains(where: { $0.id == id }) {
             throw UsageError("--tool: no reader named '\(id)'; `unprompt-scan readers list` shows them")
         }
-        let path = try StoreLocation.path(arguments, environment)
-        guard let readings = try Readings.open(arguments, environment) else { return .invalidData }
-        let now = try Clock.now(environment)
-
-        var status = ExitCode.success
-        let store: UsageStore?
-        do {
-            if arguments.has("--no-scan") {
-                // Read-only, and an absent store is simply one with no usage yet.
-                store = FileManager.default.fileExists(atPath: path) ? try UsageStore(path: path, readOnly: true) : nil
-            } else {
-                let opened = try UsageStore(path: path)
-                status = try ScanStep.run(store: opened, catalog: catalog, environment: environment, now: now)
-                store = opened
-            }
-        } catch {
-            printError("unprompt-scan: store: \(error.message)")
-            return .store
+        let context: ViewContext
+        switch try ViewContext.open(arguments, catalog: catalog, environment: environment) {
+        case .ready(let ready): context = ready
+        case .failed(let code): return code
         }
+        let store = context.store
+        let readings = context.readings
+        let status = context.status
 
         // A day's bottle level compares it with the days before it, so those are read too.
         let historyFrom = period == .day ? fromDay.map { $0 - BottleLevel.windowDays + 1 } : fromDay

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import UnpromptTestSupport
 @testable import UnpromptKit
 
 /// The store's own contract: what it refuses, and what one commit does.
@@ -131,43 +132,12 @@ final class UsageStoreTests: XCTestCase {
     }
 
     /// The tables of schema 1 and 2 exactly as those versions created them, with one record each.
-    static let schemaOne = """
-        CREATE TABLE checkpoints (
-            source_key TEXT PRIMARY KEY, device INTEGER NOT NULL, inode INTEGER NOT NULL,
-            size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, offset INTEGER NOT NULL,
-            head_length INTEGER NOT NULL, head_hash TEXT NOT NULL, tail_hash TEXT NOT NULL,
-            state BLOB NOT NULL
-        ) WITHOUT ROWID;
-        CREATE TABLE identities (
-            high INTEGER NOT NULL, low INTEGER NOT NULL, keep INTEGER NOT NULL,
-            quarter INTEGER, tool TEXT, model TEXT,
-            input INTEGER, cache_read INTEGER, cache_write_5m INTEGER, cache_write_1h INTEGER,
-            output INTEGER, reasoning INTEGER,
-            PRIMARY KEY (high, low)
-        ) WITHOUT ROWID;
-        CREATE TABLE buckets (
-            quarter INTEGER NOT NULL, tool TEXT NOT NULL, model TEXT NOT NULL,
-            input INTEGER NOT NULL, cache_read INTEGER NOT NULL, cache_write_5m INTEGER NOT NULL,
-            cache_write_1h INTEGER NOT NULL, output INTEGER NOT NULL, reasoning INTEGER NOT NULL,
-            events INTEGER NOT NULL,
-            PRIMARY KEY (quarter, tool, model)
-        ) WITHOUT ROWID;
-        CREATE TABLE limit_samples (
-            tool TEXT NOT NULL, window TEXT NOT NULL, time INTEGER NOT NULL,
-            used_percent REAL, window_minutes INTEGER, resets_at INTEGER,
-            PRIMARY KEY (tool, window, time)
-        ) WITHOUT ROWID;
-        CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+    static let schemaOne = LegacyStore.schemaOneTables + """
         INSERT INTO buckets VALUES (0, 't', 'm', 5, 0, 0, 0, 0, 0, 1);
         INSERT INTO identities VALUES (1, 1, 1, 0, 't', 'm', 5, 0, 0, 0, 0, 0);
         INSERT INTO checkpoints VALUES ('a', 1, 2, 3, 3, 3, 0, '', 't', x'');
         """
-    static let schemaTwo = schemaOne + """
-        CREATE TABLE aliases (
-            high INTEGER NOT NULL, low INTEGER NOT NULL, owner_high INTEGER, owner_low INTEGER,
-            PRIMARY KEY (high, low)
-        ) WITHOUT ROWID;
-        """
+    static let schemaTwo = schemaOne + LegacyStore.schemaTwoAliases
 
     func oldStore(_ schema: String, version: Int) throws -> String {
         let path = dir + "/u.sqlite"
@@ -262,32 +232,8 @@ final class UsageStoreTests: XCTestCase {
         let v2 = try Database(path: path, options: [.readWrite, .create])
         try v2.execute(
             """
-            CREATE TABLE checkpoints (
-                source_key TEXT PRIMARY KEY, device INTEGER NOT NULL, inode INTEGER NOT NULL,
-                size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, offset INTEGER NOT NULL,
-                head_length INTEGER NOT NULL, head_hash TEXT NOT NULL, tail_hash TEXT NOT NULL, state BLOB NOT NULL
-            ) WITHOUT ROWID;
-            CREATE TABLE identities (
-                high INTEGER NOT NULL, low INTEGER NOT NULL, keep INTEGER NOT NULL,
-                quarter INTEGER, tool TEXT, model TEXT,
-                input INTEGER, cache_read INTEGER, cache_write_5m INTEGER, cache_write_1h INTEGER,
-                output INTEGER, reasoning INTEGER, PRIMARY KEY (high, low)
-            ) WITHOUT ROWID;
-            CREATE TABLE buckets (
-                quarter INTEGER NOT NULL, tool TEXT NOT NULL, model TEXT NOT NULL,
-                input INTEGER NOT NULL, cache_read INTEGER NOT NULL, cache_write_5m INTEGER NOT NULL,
-                cache_write_1h INTEGER NOT NULL, output INTEGER NOT NULL, reasoning INTEGER NOT NULL,
-                events INTEGER NOT NULL, PRIMARY KEY (quarter, tool, model)
-            ) WITHOUT ROWID;
-            CREATE TABLE limit_samples (
-                tool TEXT NOT NULL, window TEXT NOT NULL, time INTEGER NOT NULL,
-                used_percent REAL, window_minutes INTEGER, resets_at INTEGER, PRIMARY KEY (tool, window, time)
-            ) WITHOUT ROWID;
-            CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-            CREATE TABLE aliases (
-                high INTEGER NOT NULL, low INTEGER NOT NULL, owner_high INTEGER, owner_low INTEGER,
-                PRIMARY KEY (high, low)
-            ) WITHOUT ROWID;
+            \(LegacyStore.schemaOneTables)
+            \(LegacyStore.schemaTwoAliases)
             INSERT INTO identities (high, low, keep) VALUES (1, 1, 0), (2, 2, 0);
             INSERT INTO buckets VALUES (10, 't', 'm', 5, 0, 0, 0, 0, 0, 1), (40, 't', 'm', 7, 0, 0, 0, 0, 0, 1);
             INSERT INTO checkpoints VALUES ('s', 1, 2, 9, 3, 9, 0, '', 't', x'7b7d');

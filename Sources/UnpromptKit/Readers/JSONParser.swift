@@ -1,4 +1,5 @@
 internal import CSimdJSON
+import Foundation
 
 /// A JSON pointer (RFC 6901) compiled once from path components, so lookups in the hot loop allocate nothing.
 ///
@@ -235,5 +236,26 @@ public enum ByteCount {
     public static func count(_ byte: UInt8, in buffer: UnsafeRawBufferPointer) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         return ujson_count_byte(base.assumingMemoryBound(to: CChar.self), buffer.count, CChar(bitPattern: byte))
+    }
+}
+
+extension JSONParser {
+    /// A node as plain Swift values, for small documents read whole (data files, not logs): objects as
+    /// `[String: Any]`, arrays as `[Any]`, strings as `String`, integers as `Int64` (or `UInt64` above it),
+    /// other numbers as `Double`, booleans as `Bool`, null as `NSNull`.
+    public func foundationValue(of ref: JSONRef) -> Any {
+        switch value(of: ref) {
+        case .null: return NSNull()
+        case .bool(let b): return b
+        case .int(let i): return i
+        case .uint(let u): return u
+        case .double(let d): return d
+        case .string(let bytes): return String(decoding: bytes, as: UTF8.self)
+        case .array(let array): return elements(of: array).map { foundationValue(of: $0) }
+        case .object(let object):
+            var result: [String: Any] = [:]
+            for (key, element) in entries(of: object) where result[key] == nil { result[key] = foundationValue(of: element) }
+            return result
+        }
     }
 }

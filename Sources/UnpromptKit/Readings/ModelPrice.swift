@@ -134,10 +134,15 @@ public struct ModelPrice: Sendable, Equatable {
         return rate
     }
 
-    /// A JSON number (never a string or a boolean, which Foundation also hands over as `NSNumber`).
+    /// A JSON number (never a string or a boolean), as `JSONParser.foundationValue` gives it.
     static func number(_ value: Any) -> Double? {
-        guard let number = value as? NSNumber, String(describing: type(of: number)) != "__NSCFBoolean" else { return nil }
-        return number.doubleValue
+        switch value {
+        case let number as Double: number
+        case let number as Int64: Double(number)
+        case let number as Int: Double(number)
+        case let number as UInt64: Double(number)
+        default: nil
+        }
     }
 }
 

@@ -105,14 +105,15 @@ public struct PriceTable: Sendable {
         } catch {
             throw PriceDataError(file: path, message: "cannot be read (\(error.localizedDescription))")
         }
-        let parsed: Any
+        // simdjson, not JSONSerialization: every view loads the table, and this keeps that to a few ms.
+        let parser = JSONParser()
+        let root: JSONRef
         do {
-            parsed = try JSONSerialization.jsonObject(with: data)
+            root = try data.withUnsafeBytes { bytes in try parser.parse(copying: bytes) }
         } catch {
-            let detail = (error as NSError).userInfo["NSDebugDescription"] as? String ?? "\(error.localizedDescription)"
-            throw PriceDataError(file: path, message: "is not valid JSON: \(detail)")
+            throw PriceDataError(file: path, message: "is not valid JSON: \(error)")
         }
-        guard let object = parsed as? [String: Any] else {
+        guard let object = parser.foundationValue(of: root) as? [String: Any] else {
             throw PriceDataError(file: path, message: "must hold a JSON object")
         }
         return object

@@ -39,7 +39,9 @@ enum TodaySummary {
             let bounds = LocalCalendar.quarterBounds(fromDay: day, throughDay: day)
             let rows = try store.buckets(fromQuarter: bounds.lowerBound, toQuarter: bounds.upperBound)
             usage = calendar.group(rows, by: .day, fromDay: day, throughDay: day).first ?? usage
-            readings = ReadingsBreakdown(rows, context.readings)
+            // The bounds reach into the days either side (any zone's day fits in them): price today's rows only.
+            let today = calendar.partition(rows, by: .day, fromDay: day, throughDay: day)[day] ?? []
+            readings = ReadingsBreakdown(today, context.readings)
             // A measurement after the clock's moment did not exist yet then.
             measuredAt = try store.measuredAt().flatMap { $0 <= context.now ? $0 : nil }
             if let measuredAt {

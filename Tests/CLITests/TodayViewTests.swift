@@ -101,6 +101,29 @@ struct TodayViewTests {
         #expect(!plain.stdout.contains("work"))
     }
 
+    /// Today's cost and water are those of today's records only, in the view's zone: records just before and
+    /// after the local day (which the store query reaches, since any zone's day fits in its bounds) are left out.
+    @Test func todaysCostIsOfTodaysRecordsOnly() throws {
+        let home = try Home(
+            records: [
+                Record.claude("Y", "2026-03-09T18:20:00.000Z", "claude-sonnet-4-5", 100),  // 23:50 the day before, in +05:30
+                Record.claude("T", "2026-03-09T18:40:00.000Z", "claude-sonnet-4-5", 1),  // 00:10 today
+                Record.claude("N", "2026-03-10T18:40:00.000Z", "claude-sonnet-4-5", 100),  // 00:10 the day after
+            ], codex: false)
+        let today = try home.json(["today", "--tz", "Asia/Kolkata"], environment: clock("2026-03-10T06:00:00Z"))
+        #expect(today["tokens"] == .number(15))
+        // One unit of Sonnet 4.5: $3 + 2 × $15 + 3 × $0.30 + 4 × $3.75 + 5 × $6 = $78.90 per million.
+        if case .number(let usd)? = today["cost"]?["usd"] { #expect(abs(usd - 0.0000789) < 1e-12, "\(usd)") } else {
+            Issue.record("no cost: \(today)")
+        }
+        let daily = try home.json(["daily", "--tz", "Asia/Kolkata", "--since", "2026-03-10", "--until", "2026-03-10", "--no-scan"])
+        guard case .array(let days)? = daily["daily"], let day = days.first else {
+            Issue.record("daily has no day: \(daily)")
+            return
+        }
+        #expect(day["cost"] == today["cost"] && day["water"] == today["water"], "today's readings equal daily's for the day")
+    }
+
     @Test func aBadClockIsAUsageError() throws {
         let home = try Home(records: [], codex: false)
         let output = try home.run(["today"], environment: clock("yesterday"))

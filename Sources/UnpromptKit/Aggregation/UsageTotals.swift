@@ -1,5 +1,7 @@
-/// Token totals overall, by model and by UTC day: the figures a dry run prints, with the buckets the store
-/// would hold (`buckets`), from which the same cost and water are computed as for a view.
+/// Token totals overall, by model and by UTC day: the figures a dry run prints, with day-long buckets
+/// (`buckets`) from which the same cost and water are computed as for a view. Cost and water are linear in the
+/// counts of one bucket key, so a bucket per UTC day prices exactly as the store's quarter-hours do, with far
+/// fewer rows to price.
 public struct UsageTotals: Sendable, Equatable {
     public var total = TokenCounts.zero
     public var byModel: [String: TokenCounts] = [:]
@@ -16,7 +18,7 @@ public struct UsageTotals: Sendable, Equatable {
         total += event.counts
         byModel[event.model, default: .zero] += event.counts
         byDay[CivilDate.day(ofMilliseconds: event.time), default: .zero] += event.counts
-        cells[BucketKey(event), default: BucketDelta()] += BucketDelta(event)
+        cells[Self.dayKey(event), default: BucketDelta()] += BucketDelta(event)
         events += 1
         loggedCost += event.loggedCost ?? 0
     }
@@ -27,14 +29,23 @@ public struct UsageTotals: Sendable, Equatable {
         byDay[CivilDate.day(ofMilliseconds: event.time), default: .zero] -= event.counts
         if byModel[event.model] == .zero { byModel[event.model] = nil }
         if byDay[CivilDate.day(ofMilliseconds: event.time)] == .zero { byDay[CivilDate.day(ofMilliseconds: event.time)] = nil }
-        let key = BucketKey(event)
+        let key = Self.dayKey(event)
         cells[key, default: BucketDelta()] -= BucketDelta(event)
         if cells[key]?.isZero == true { cells[key] = nil }
         events -= 1
         loggedCost -= event.loggedCost ?? 0
     }
 
-    /// The buckets these events make, as the store would keep them, in key order.
+    /// The event's bucket key, with the first quarter-hour of its UTC day for its quarter.
+    static func dayKey(_ event: TokenEvent) -> BucketKey {
+        let key = BucketKey(event)
+        let perDay = LocalCalendar.quartersPerDay
+        return BucketKey(
+            quarter: CivilDate.floorDivide(key.quarter, perDay) * perDay, tool: key.tool, model: key.model,
+            contextAbove: key.contextAbove, costLogged: key.costLogged)
+    }
+
+    /// The day-long buckets these events make, in key order.
     public var buckets: [BucketRow] {
         cells.map { $0.value.row($0.key) }.sorted {
             ($0.quarter, $0.tool, $0.model, $0.contextAbove) < ($1.quarter, $1.tool, $1.model, $1.contextAbove)

@@ -59,7 +59,19 @@ enum ReportCommand {
                 .mapValues { readings.water.reading(of: $0).liters.central }
             bottle = BottleLevel.levels(liters: liters, days: periods.map(\.period))
         }
-        let view = PeriodReadings(readings: readings, breakdowns: breakdowns, bottle: bottle)
+        // Uses and the work/personal split are of all tools (a use is activity from any tool), so a view of
+        // chosen tools leaves them out rather than mixing the two.
+        var days: [Int64: DayReading] = [:]
+        if period == .day, tools.isEmpty, let first = periods.first?.period, let last = periods.last?.period {
+            do {
+                for day in try context.days(from: first, through: last) { days[day.day] = day }
+            } catch {
+                printError("unprompt-scan: store: \(error.message)")
+                return .store
+            }
+        }
+        let view = PeriodReadings(
+            readings: readings, breakdowns: breakdowns, bottle: bottle, days: days, workHoursSet: !context.workHours.isEmpty)
 
         if arguments.has("--json") {
             print(json(periods, period: period, zone: zone, view).text)
@@ -74,17 +86,27 @@ enum ReportCommand {
         let readings: Readings
         let breakdowns: [Int64: ReadingsBreakdown]
         let bottle: [Int64: Double]
+        /// Per day (daily without `--tool`): uses and the work/personal split.
+        let days: [Int64: DayReading]
+        let workHoursSet: Bool
     }
 
     /// `{"daily":[{"date":…,"totals":…,"events":…,"cost":…,"water":…,"bottleLevel":…,"byModel":…,
-    /// "costByModel":…,"waterByModel":…,"byTool":…}…],"timeZone":…,"readings":…}`, or `"monthly"` with
-    /// `"month"` (and no bottle level).
+    /// "costByModel":…,"waterByModel":…,"byTool":…,"uses":…,"work":{"tokens","uses"},"personal":{…}}…],
+    /// "timeZone":…,"readings":…}` (`uses`, `work` and `personal` without `--tool`), or `"monthly"` with
+    /// `"month"` (and no bottle level or uses).
     static func json(_ periods: [PeriodUsage], period: LocalCalendar.Period, zone: ZoneOption, _ view: PeriodReadings) -> JSON {
         let entries = periods.map { usage -> JSON in
             let label = period == .day
                 ? ("date", CivilDate.dateString(ofDay: usage.period)) : ("month", CivilDate.monthString(ofMonth: usage.period))
             let bottle: JSON? = period == .day ? (view.bottle[usage.period].map { .number(ReadingsFormat.rounded($0)) } ?? .null) : nil
-            return UsageView.json(usage, label: label, readings: view.breakdowns[usage.period], bottle: bottle)
+            let entry = UsageView.json(usage, label: label, readings: view.breakdowns[usage.period], bottle: bottle)
+            guard case .object(let fields) = entry, let day = view.days[usage.period] else { return entry }
+            return .object(fields + [
+                ("uses", .int(day.uses)),
+                ("work", .object([("tokens", .integer(day.workTokens)), ("uses", .int(day.workUses))])),
+                ("personal", .object([("tokens", .integer(day.personalTokens)), ("uses", .int(day.personalUses))])),
+            ])
         }
         return .object([
             (period == .day ? "daily" : "monthly", .array(entries)), ("timeZone", .string(zone.name)),
@@ -102,7 +124,8 @@ enum ReportCommand {
         if !tools.isEmpty { scope += ", tool " + tools.joined(separator: ", ") }
         guard !periods.isEmpty else { return "no usage recorded (\(scope))" }
         var lines = ["\(period == .day ? "daily" : "monthly") usage in tokens (\(scope))", view.readings.caption]
-        let readingHeader = ["cost", "water"] + (period == .day ? ["bottle"] : [])
+        let splitHeader = view.days.isEmpty ? [] : ["uses"] + (view.workHoursSet ? ["work"] : [])
+        let readingHeader = ["cost", "water"] + (period == .day ? ["bottle"] : []) + splitHeader
         var table = TextTable(
             header: UsageView.header(period == .day ? "date / tool / model" : "month / tool / model") + readingHeader)
         var grand = UsageCell()
@@ -111,8 +134,13 @@ enum ReportCommand {
             let label = period == .day
                 ? CivilDate.dateString(ofDay: usage.period) : CivilDate.monthString(ofMonth: usage.period)
             let breakdown = view.breakdowns[usage.period]
-            let bottle = period == .day ? [ReadingsFormat.bottle(view.bottle[usage.period])] : []
-            UsageView.add(usage, label: label, to: &table, readings: breakdown, periodColumns: bottle)
+            var columns = period == .day ? [ReadingsFormat.bottle(view.bottle[usage.period])] : []
+            if !view.days.isEmpty {
+                let day = view.days[usage.period]
+                columns.append(day.map { String($0.uses) } ?? "")
+                if view.workHoursSet { columns.append(day.map { CountsFormat.grouped(Int($0.workTokens)) } ?? "") }
+            }
+            UsageView.add(usage, label: label, to: &table, readings: breakdown, periodColumns: columns)
             grand += usage.total
             if let breakdown {
                 grandReadings.cost += breakdown.total.cost
@@ -125,6 +153,11 @@ enum ReportCommand {
         lines += ReadingsFormat.notes(grandReadings.cost, mode: view.readings.mode, unpricedTokens: grandReadings.unpricedTokens)
         if period == .day {
             lines.append("bottle: the day's central water estimate as a share of the fullest day in the 30 days up to it")
+        }
+        if !view.days.isEmpty {
+            lines.append(
+                "uses: runs of activity from any tool with gaps of at most 2 hours, by the day they start"
+                    + (view.workHoursSet ? "; work: tokens in your work hours" : ""))
         }
         return lines.joined(separator: "\n")
     }

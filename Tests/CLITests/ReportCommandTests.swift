@@ -218,9 +218,11 @@ struct ReportCommandTests {
         #expect(text.status == 0)
         let lines = text.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "daily usage in tokens (time zone America/New_York)")
-        // Columns: label, six counts, total, events, cost, water, bottle.
+        // Columns: label, six counts, total, events, cost, water, bottle, uses. D (18:55 in New York) and the
+        // Codex call (19:05) are ten minutes apart: one use.
         let day31 = lines.first { $0.hasPrefix("2026-01-31 ") }.map(columns) ?? []
-        #expect(day31.count == 12 && day31[8] == "2" && day31[9] == "$0.2952" && day31[11] == "100%", "\(day31)")
+        #expect(
+            day31.count == 13 && day31[8] == "2" && day31[9] == "$0.2952" && day31[11] == "100%" && day31[12] == "1", "\(day31)")
         #expect(lines.contains { $0.hasPrefix("  codex ") })
         #expect(lines.contains { $0.hasPrefix("    gpt-5 ") && $0.contains("20,000") && $0.contains("60,000") })
         let total = lines.first { $0.hasPrefix("total ") }.map(columns) ?? []

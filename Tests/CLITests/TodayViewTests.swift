@@ -95,6 +95,21 @@ struct TodayViewTests {
         #expect(kolkata["work"] == .object(["tokens": .number(105), "uses": .number(2)]))
         #expect(kolkata["personal"] == .object(["tokens": .number(120), "uses": .number(1)]))
 
+        // daily splits every day the same way.
+        let daily = try home.json(["daily", "--tz", "Asia/Kolkata", "--no-scan"] + settings)
+        guard case .array(let days)? = daily["daily"], days.count == 1 else {
+            Issue.record("daily: \(daily)")
+            return
+        }
+        #expect(days[0]["uses"] == .number(3))
+        #expect(days[0]["work"] == kolkata["work"] && days[0]["personal"] == kolkata["personal"])
+        let chosen = try home.json(["daily", "--tz", "Asia/Kolkata", "--no-scan", "--tool", "claude-code"] + settings)
+        if case .array(let days)? = chosen["daily"] {
+            #expect(days.first?["uses"] == nil, "uses are of all tools, so a view of chosen tools leaves them out")
+        }
+        let dailyText = try home.run(["daily", "--tz", "Asia/Kolkata", "--no-scan"] + settings)
+        #expect(dailyText.stdout.contains("uses") && dailyText.stdout.contains("work"), "\(dailyText.stdout)")
+
         // Without work hours, every use is personal and no work line is printed.
         let plain = try home.run(["today", "--tz", "UTC", "--no-scan", "--config", home.root + "/none.yaml"], environment: clock("2026-01-05T20:00:00Z"))
         #expect(lines(plain).count > 1 && lines(plain)[1] == "  uses: 3")

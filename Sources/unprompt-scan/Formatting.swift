@@ -72,8 +72,14 @@ enum LimitFormat {
 /// Columns padded to their widest cell: the first left-aligned, numbers right-aligned.
 struct TextTable {
     private var rows: [[String]]
+    /// Columns after the first are right-aligned (numbers), unless `leftAligned` (text).
+    private let leftAligned: Int
 
-    init(header: [String]) { rows = [header] }
+    /// `leftAligned`: how many leading columns hold text, left-aligned.
+    init(header: [String], leftAligned: Int = 1) {
+        rows = [header]
+        self.leftAligned = leftAligned
+    }
 
     mutating func add(_ row: [String]) { rows.append(row) }
 
@@ -86,8 +92,8 @@ struct TextTable {
         return rows.map { row in
             row.enumerated().map { index, cell in
                 let pad = String(repeating: " ", count: max(0, widths[index] - cell.count))
-                return index == 0 ? cell + pad : pad + cell
+                return index < leftAligned ? cell + pad : pad + cell
             }.joined(separator: "  ")
-        }
+        }.map { line in String(line.reversed().drop { $0 == " " }.reversed()) }
     }
 }

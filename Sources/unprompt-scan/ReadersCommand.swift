@@ -8,19 +8,25 @@ enum ReadersCommand {
             let readers = catalog.descriptors.map { descriptor -> JSON in
                 .object([
                     ("id", .string(descriptor.id)), ("name", .string(descriptor.name)),
-                    ("formats", .array(descriptor.inputs.map { .string($0.format.rawValue) })),
+                    ("formats", .array(formats(descriptor).map { .string($0) })),
                 ])
             }
             print(JSON.object([("readers", .array(readers))]).text)
         } else {
-            var table = TextTable(header: ["id", "name", "formats"])
+            var table = TextTable(header: ["id", "name", "formats"], leftAligned: 3)
             for descriptor in catalog.descriptors {
-                table.add([descriptor.id, descriptor.name, descriptor.inputs.map(\.format.rawValue).joined(separator: ", ")])
+                table.add([descriptor.id, descriptor.name, formats(descriptor).joined(separator: ", ")])
             }
             print(table.render().joined(separator: "\n"))
         }
         for error in catalog.errors { printError(error.description) }
         return catalog.errors.isEmpty ? .success : .invalidDescriptor
+    }
+
+    /// The formats of a descriptor's inputs, each once, in the order written.
+    static func formats(_ descriptor: Descriptor) -> [String] {
+        var seen = Set<String>()
+        return descriptor.inputs.map(\.format.rawValue).filter { seen.insert($0).inserted }
     }
 
     static func validate(_ files: [String]) throws(UsageError) -> ExitCode {

@@ -105,7 +105,13 @@ struct CommandLineTests {
             if case .string(let id)? = reader["id"] { return id }
             return nil
         }
-        #expect(ids.contains("claude-code") && ids.contains("codex"))
+        let shipped = try FileManager.default.contentsOfDirectory(atPath: Repository.readers)
+            .filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
+        #expect(ids == shipped)
+        let cline = readers.first { $0["id"] == .string("cline") }
+        #expect(cline?["formats"] == .array([.string("json")]), "each format once, though cline has two json inputs")
+        let text = try Binary.run(["readers", "list"])
+        #expect(text.stdout.split(separator: "\n").contains { $0.hasPrefix("gemini-cli ") && $0.contains(" Gemini CLI ") && $0.hasSuffix(" jsonl, json") })
     }
 
     @Test func anUnreadableSourceIsReportedWithExitOne() throws {

@@ -4,20 +4,16 @@
 /// fewer rows to price.
 public struct UsageTotals: Sendable, Equatable {
     public var total = TokenCounts.zero
-    public var byModel: [String: TokenCounts] = [:]
-    /// Keyed by days since 1970-01-01 (UTC).
-    public var byDay: [Int64: TokenCounts] = [:]
     public var events = 0
     /// The sum of the costs the tools logged themselves (USD), for events that carry one.
     public var loggedCost = 0.0
+    /// Day-long buckets: one dictionary update per event; the breakdowns below are sums of them.
     private var cells: [BucketKey: BucketDelta] = [:]
 
     public init() {}
 
     public mutating func add(_ event: TokenEvent) {
         total += event.counts
-        byModel[event.model, default: .zero] += event.counts
-        byDay[CivilDate.day(ofMilliseconds: event.time), default: .zero] += event.counts
         cells[Self.dayKey(event), default: BucketDelta()] += BucketDelta(event)
         events += 1
         loggedCost += event.loggedCost ?? 0
@@ -25,15 +21,23 @@ public struct UsageTotals: Sendable, Equatable {
 
     public mutating func remove(_ event: TokenEvent) {
         total -= event.counts
-        byModel[event.model, default: .zero] -= event.counts
-        byDay[CivilDate.day(ofMilliseconds: event.time), default: .zero] -= event.counts
-        if byModel[event.model] == .zero { byModel[event.model] = nil }
-        if byDay[CivilDate.day(ofMilliseconds: event.time)] == .zero { byDay[CivilDate.day(ofMilliseconds: event.time)] = nil }
         let key = Self.dayKey(event)
         cells[key, default: BucketDelta()] -= BucketDelta(event)
         if cells[key]?.isZero == true { cells[key] = nil }
         events -= 1
         loggedCost -= event.loggedCost ?? 0
+    }
+
+    /// Counts by model.
+    public var byModel: [String: TokenCounts] {
+        cells.reduce(into: [:]) { sums, cell in sums[cell.key.model, default: .zero] += cell.value.counts }
+    }
+
+    /// Counts by days since 1970-01-01 (UTC).
+    public var byDay: [Int64: TokenCounts] {
+        cells.reduce(into: [:]) { sums, cell in
+            sums[CivilDate.floorDivide(cell.key.quarter, LocalCalendar.quartersPerDay), default: .zero] += cell.value.counts
+        }
     }
 
     /// The event's bucket key, with the first quarter-hour of its UTC day for its quarter.

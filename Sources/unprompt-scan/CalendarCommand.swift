@@ -9,27 +9,15 @@ enum CalendarCommand {
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
         if arguments.words.count > 1 { throw UsageError("calendar takes no argument '\(arguments.words[1])'") }
         let requested = try month(try arguments.single("--month"))
-        let context: ViewContext
-        switch try ViewContext.open(arguments, catalog: catalog, environment: environment) {
-        case .ready(let ready): context = ready
-        case .failed(let code): return code
+        return try ViewContext.show(arguments, catalog: catalog, environment: environment) { context throws(StoreError) in
+            let month = requested ?? CivilDate.month(ofDay: context.today)
+            let first = CivilDate.firstDay(ofMonth: month)
+            let last = min(CivilDate.lastDay(ofMonth: month), context.today)
+            let days = first <= last ? try context.days(from: first, through: last) : []
+            return arguments.has("--json")
+                ? json(days, month: month, context: context).text
+                : CalendarGrid(month: month, days: days, context: context, color: Terminal.colors(environment)).render()
         }
-        let month = requested ?? CivilDate.month(ofDay: context.today)
-        let first = CivilDate.firstDay(ofMonth: month)
-        let last = min(CivilDate.lastDay(ofMonth: month), context.today)
-        let days: [DayReading]
-        do {
-            days = first <= last ? try context.days(from: first, through: last) : []
-        } catch {
-            printError("unprompt-scan: store: \(error.message)")
-            return .store
-        }
-        if arguments.has("--json") {
-            print(json(days, month: month, context: context).text)
-        } else {
-            print(CalendarGrid(month: month, days: days, context: context, color: Terminal.colors(environment)).render())
-        }
-        return context.status
     }
 
     /// `--month YYYY-MM` as a month number.

@@ -5,20 +5,10 @@ import UnpromptKit
 enum LimitsCommand {
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
         if arguments.words.count > 1 { throw UsageError("limits takes no argument '\(arguments.words[1])'") }
-        let context: ViewContext
-        switch try ViewContext.open(arguments, catalog: catalog, environment: environment) {
-        case .ready(let ready): context = ready
-        case .failed(let code): return code
+        return try ViewContext.show(arguments, catalog: catalog, environment: environment) { context throws(StoreError) in
+            let reading = try LimitsReading.read(context)
+            return arguments.has("--json") ? json(reading, context).text : text(reading, context)
         }
-        let reading: LimitsReading
-        do {
-            reading = try LimitsReading.read(context)
-        } catch {
-            printError("unprompt-scan: store: \(error.message)")
-            return .store
-        }
-        print(arguments.has("--json") ? json(reading, context).text : text(reading, context))
-        return context.status
     }
 
     /// `{"now", "timeZone", "limits": [{"tool", "window", "usedPercent", "windowMinutes", "resetsAt", "time",

@@ -89,14 +89,8 @@ enum ReadingsLocation {
         return BuiltInData.directory(name)
     }
 
-    /// `${XDG_CONFIG_HOME:-~/.config}/unprompt/prices.json` on Linux,
-    /// `~/Library/Application Support/Unprompt/prices.json` on macOS.
+    /// `prices.json` in the `ConfigDirectory`.
     static func overridePath(_ environment: [String: String]) -> String {
-        #if os(macOS)
-            return NSHomeDirectory() + "/Library/Application Support/Unprompt/prices.json"
-        #else
-            let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (NSHomeDirectory() + "/.config")
-            return config + "/unprompt/prices.json"
-        #endif
+        ConfigDirectory.path(environment: environment, home: HomeDirectory.path(environment)) + "/prices.json"
     }
 }

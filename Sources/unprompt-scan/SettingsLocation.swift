@@ -4,7 +4,7 @@ import UnpromptKit
 /// `--config FILE`, else the platform's settings file (`UserConfig.defaultPath`).
 enum SettingsLocation {
     static func path(_ arguments: Arguments, _ environment: [String: String]) throws(UsageError) -> String {
-        try arguments.single("--config") ?? UserConfig.defaultPath(environment: environment, home: NSHomeDirectory())
+        try arguments.single("--config") ?? UserConfig.defaultPath(environment: environment, home: HomeDirectory.path(environment))
     }
 
     /// The settings, or nil after printing the file's error (`file:line:col: …`).

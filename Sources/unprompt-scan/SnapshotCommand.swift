@@ -15,20 +15,9 @@ enum SnapshotCommand {
 
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
         if arguments.words.count > 1 { throw UsageError("snapshot takes no argument '\(arguments.words[1])'") }
-        let context: ViewContext
-        switch try ViewContext.open(arguments, catalog: catalog, environment: environment) {
-        case .ready(let ready): context = ready
-        case .failed(let code): return code
+        return try ViewContext.show(arguments, catalog: catalog, environment: environment) { context throws(StoreError) in
+            try snapshot(context).text
         }
-        let document: JSON
-        do {
-            document = try snapshot(context)
-        } catch {
-            printError("unprompt-scan: store: \(error.message)")
-            return .store
-        }
-        print(document.text)
-        return context.status
     }
 
     static func snapshot(_ context: ViewContext) throws(StoreError) -> JSON {

@@ -6,19 +6,9 @@ import UnpromptKit
 enum TodayCommand {
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
         if arguments.words.count > 1 { throw UsageError("today takes no argument '\(arguments.words[1])'") }
-        let context: ViewContext
-        switch try ViewContext.open(arguments, catalog: catalog, environment: environment) {
-        case .ready(let ready): context = ready
-        case .failed(let code): return code
+        return try ViewContext.show(arguments, catalog: catalog, environment: environment) { context throws(StoreError) in
+            let result = try TodaySummary.read(context)
+            return arguments.has("--json") ? TodaySummary.json(result).text : TodaySummary.text(result)
         }
-        let result: TodaySummary.Result
-        do {
-            result = try TodaySummary.read(context)
-        } catch {
-            printError("unprompt-scan: store: \(error.message)")
-            return .store
-        }
-        print(arguments.has("--json") ? TodaySummary.json(result).text : TodaySummary.text(result))
-        return context.status
     }
 }

@@ -47,6 +47,28 @@ struct ViewContext {
                 now: now, status: status))
     }
 
+    /// The body of a view: opens the context (scanning unless `--no-scan`), renders it, prints the result, and
+    /// exits with the scan's status; a store that cannot be read is reported with exit status 4.
+    static func show(
+        _ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String],
+        render: (ViewContext) throws(StoreError) -> String
+    ) throws(UsageError) -> ExitCode {
+        let context: ViewContext
+        switch try open(arguments, catalog: catalog, environment: environment) {
+        case .ready(let ready): context = ready
+        case .failed(let code): return code
+        }
+        let output: String
+        do {
+            output = try render(context)
+        } catch {
+            printError("unprompt-scan: store: \(error.message)")
+            return .store
+        }
+        print(output)
+        return context.status
+    }
+
     /// The local day of `now`.
     var today: Int64 { calendar.day(ofMilliseconds: now) }
 

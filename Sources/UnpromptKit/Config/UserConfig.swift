@@ -18,15 +18,9 @@ public struct UserConfig: Sendable, Equatable {
 
     public init(workHours: WorkHours = .none) { self.workHours = workHours }
 
-    /// `${XDG_CONFIG_HOME:-~/.config}/unprompt/config.yaml` on Linux,
-    /// `~/Library/Application Support/Unprompt/config.yaml` on macOS.
+    /// `config.yaml` in the `ConfigDirectory`.
     public static func defaultPath(environment: [String: String], home: String) -> String {
-        #if os(macOS)
-            return home + "/Library/Application Support/Unprompt/config.yaml"
-        #else
-            let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
-            return config + "/unprompt/config.yaml"
-        #endif
+        ConfigDirectory.path(environment: environment, home: home) + "/config.yaml"
     }
 
     /// The settings in `path`; none when the file does not exist.

@@ -1,0 +1,12 @@
+/// Where a person's own files for Unprompt live (settings, price override): the one rule for every such file.
+public enum ConfigDirectory {
+    /// `${XDG_CONFIG_HOME:-~/.config}/unprompt` on Linux, `~/Library/Application Support/Unprompt` on macOS.
+    public static func path(environment: [String: String], home: String) -> String {
+        #if os(macOS)
+            return home + "/Library/Application Support/Unprompt"
+        #else
+            let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
+            return config + "/unprompt"
+        #endif
+    }
+}

@@ -57,7 +57,7 @@ enum DryRunCommand {
             ("events", .int(report.totals.events)),
             ("skipped", .object(report.skipped.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })),
             ("totals", CountsFormat.json(report.totals.total)),
-            ("loggedCost", .number(CostFormat.rounded(report.totals.loggedCost))),
+            ("loggedCost", .number(ReadingsFormat.rounded(report.totals.loggedCost))),
             ("cost", ReadingsFormat.json(cells.total.cost)),
             ("water", ReadingsFormat.json(cells.total.water)),
             ("byModel", .object(report.totals.byModel.sorted { $0.key < $1.key }.map { ($0.key, CountsFormat.json($0.value)) })),

@@ -39,10 +39,8 @@ enum CountsFormat {
 
 /// Costs the tools logged, in USD: summed as binary floating point, so shown to the nano-dollar.
 enum CostFormat {
-    static func rounded(_ usd: Double) -> Double { (usd * 1e9).rounded() / 1e9 }
-
     static func text(_ usd: Double) -> String {
-        var text = String(format: "%.9f", rounded(usd))
+        var text = String(format: "%.9f", ReadingsFormat.rounded(usd))
         while text.hasSuffix("0"), !text.hasSuffix(".00") { text.removeLast() }
         return text
     }

@@ -5,8 +5,6 @@
 public struct UsageTotals: Sendable, Equatable {
     public var total = TokenCounts.zero
     public var events = 0
-    /// The sum of the costs the tools logged themselves (USD), for events that carry one.
-    public var loggedCost = 0.0
     /// Day-long buckets: one dictionary update per event; the breakdowns below are sums of them.
     private var cells: [BucketKey: BucketDelta] = [:]
 
@@ -16,7 +14,6 @@ public struct UsageTotals: Sendable, Equatable {
         total += event.counts
         cells[Self.dayKey(event), default: BucketDelta()] += BucketDelta(event)
         events += 1
-        loggedCost += event.loggedCost ?? 0
     }
 
     public mutating func remove(_ event: TokenEvent) {
@@ -25,8 +22,11 @@ public struct UsageTotals: Sendable, Equatable {
         cells[key, default: BucketDelta()] -= BucketDelta(event)
         if cells[key]?.isZero == true { cells[key] = nil }
         events -= 1
-        loggedCost -= event.loggedCost ?? 0
     }
+
+    /// The sum of the costs the tools logged themselves (USD), for events that carry one: exact, from the
+    /// buckets' integer nano-USD.
+    public var loggedCost: Double { Double(cells.values.reduce(0) { $0 + $1.loggedCostNanos }) / 1e9 }
 
     /// Counts by model.
     public var byModel: [String: TokenCounts] {

@@ -20,10 +20,15 @@ enum ReadingsFormat {
 
     /// `{"liters": {"low", "central", "high"}, "onSiteLiters": {…}}`.
     static func json(_ water: WaterReading) -> JSON {
-        func range(_ r: WaterRange) -> JSON {
-            .object([("low", .number(rounded(r.low))), ("central", .number(rounded(r.central))), ("high", .number(rounded(r.high)))])
-        }
-        return .object([("liters", range(water.liters)), ("onSiteLiters", range(water.onSiteLiters))])
+        .object([("liters", json(water.liters)), ("onSiteLiters", json(water.onSiteLiters))])
+    }
+
+    /// `{"low", "central", "high"}`.
+    static func json(_ range: WaterRange) -> JSON {
+        .object([
+            ("low", .number(rounded(range.low))), ("central", .number(rounded(range.central))),
+            ("high", .number(rounded(range.high))),
+        ])
     }
 
     /// To the billionth: stable output, and far below any price's precision.

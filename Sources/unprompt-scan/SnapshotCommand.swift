@@ -124,11 +124,5 @@ enum SnapshotCommand {
     }
 
     /// `{"low", "central", "high"}` liters.
-    static func water(_ reading: WaterReading) -> JSON {
-        let liters = reading.liters
-        return .object([
-            ("low", .number(ReadingsFormat.rounded(liters.low))), ("central", .number(ReadingsFormat.rounded(liters.central))),
-            ("high", .number(ReadingsFormat.rounded(liters.high))),
-        ])
-    }
+    static func water(_ reading: WaterReading) -> JSON { ReadingsFormat.json(reading.liters) }
 }

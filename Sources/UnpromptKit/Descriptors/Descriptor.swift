@@ -41,6 +41,9 @@ public enum Format: String, Sendable, CaseIterable {
     case sqlite
     /// Plain lines matched by regular-expression patterns.
     case text
+
+    /// Whether a source may have a `-wal` file beside it whose changes are changes of the source.
+    public var hasWriteAheadLog: Bool { self == .sqlite }
 }
 
 /// Where to look for a tool's files.

@@ -69,7 +69,7 @@ public struct WatchTarget: Sendable {
                         // Directories named by a list file are those it names now; one added later is found
                         // by the scan its change starts, and watched from the next start.
                         for directory in SourceDiscovery.searchRoots(spec, root: root).directories {
-                            let target = WatchTarget(root: directory, source: spec, writeAheadLog: input.format == .sqlite)
+                            let target = WatchTarget(root: directory, source: spec, writeAheadLog: input.format.hasWriteAheadLog)
                             let key = [target.directory, spec.glob.text, spec.maxDepth.map(String.init) ?? "-", "\(input.format)"]
                                 + spec.exclude.map(\.text)
                             if seen.insert(key.joined(separator: "\u{0}")).inserted { targets.append(target) }

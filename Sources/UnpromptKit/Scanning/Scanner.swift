@@ -73,7 +73,7 @@ public struct Scanner {
                 for source in found {
                     report.sources += 1
                     let key = SourceKey.of(path: source.path)
-                    let info = input.format == .sqlite ? SourceFingerprint.withWriteAheadLog(source.info, of: source.path) : source.info
+                    let info = SourceFingerprint.changeStat(source.info, of: source.path, format: input.format)
                     if let checkpoint = checkpoints[key], SourceFingerprint.unchanged(info, since: checkpoint) {
                         report.unchanged += 1
                         continue
@@ -120,7 +120,7 @@ public struct Scanner {
         defer { close(fd) }
         var before = stat()
         guard fstat(fd, &before) == 0 else { return .failure(SourceReadError(errno: errno, operation: "stat")) }
-        if plan.rules.format == .sqlite { before = SourceFingerprint.withWriteAheadLog(before, of: plan.path) }
+        before = SourceFingerprint.changeStat(before, of: plan.path, format: plan.rules.format)
         var start = reader.resumesAtOffset ? SourceFingerprint.resumeOffset(fd: fd, current: before, checkpoint: plan.checkpoint) : 0
         var state = SourceState()
         if start > 0 || !reader.resumesAtOffset, let checkpoint = plan.checkpoint {

@@ -61,9 +61,11 @@ enum SourceFingerprint {
             && Int64(info.st_size) == checkpoint.size && modified(info) == checkpoint.modifiedNanoseconds
     }
 
-    /// A database's stat with its `-wal` file folded in (sizes added, the later modification time), so a
-    /// write that so far reached only the WAL is seen as a change.
-    static func withWriteAheadLog(_ info: stat, of path: String) -> stat {
+    /// The stat that says whether a source changed: for a format with a write-ahead log, the database's stat with
+    /// its `-wal` file folded in (sizes added, the later modification time), so a write that so far reached only
+    /// the WAL is seen as a change.
+    static func changeStat(_ info: stat, of path: String, format: Format) -> stat {
+        guard format.hasWriteAheadLog else { return info }
         var wal = stat()
         guard stat(path + "-wal", &wal) == 0 else { return info }
         var combined = info

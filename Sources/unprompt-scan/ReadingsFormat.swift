@@ -4,10 +4,10 @@ import UnpromptKit
 /// The one way cost and water are written, in text and JSON alike.
 enum ReadingsFormat {
     /// `{"usd": number or null, "loggedUSD", "events", "unpricedTokens", "unpricedEvents", "unpricedModels",
-    /// "approximateTokens", "estimatedEvents"}`; `usd` is null when nothing has a cost (never 0 for that).
+    /// "approximateTokens", "estimatedEvents"}`; `usd` as `usd(_:)` writes it.
     static func json(_ cost: CostReading) -> JSON {
         .object([
-            ("usd", cost.hasCost ? .number(rounded(cost.usd)) : .null),
+            ("usd", usd(cost)),
             ("loggedUSD", .number(rounded(cost.loggedUSD))),
             ("events", .integer(cost.costedEvents)),
             ("unpricedTokens", .integer(cost.uncostedTokens)),
@@ -29,6 +29,13 @@ enum ReadingsFormat {
             ("low", .number(rounded(range.low))), ("central", .number(rounded(range.central))),
             ("high", .number(rounded(range.high))),
         ])
+    }
+
+    /// The cost in USD: null when there are tokens and none of them has a cost (never 0 for that), and 0 when
+    /// there is nothing to cost (a day without events costs nothing).
+    static func usd(_ cost: CostReading) -> JSON {
+        if cost.hasCost { return .number(rounded(cost.usd)) }
+        return cost.uncostedEvents > 0 ? .null : .number(0)
     }
 
     /// To the billionth: stable output, and far below any price's precision.

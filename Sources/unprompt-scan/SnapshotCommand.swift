@@ -114,10 +114,10 @@ enum SnapshotCommand {
     }
 
     /// `{"usd", "unpricedTokens", "approximateTokens"}`: `usd` at API list prices (logged costs as the cost
-    /// mode says), null when nothing has a cost, never 0 for that.
+    /// mode says), as `ReadingsFormat.usd` writes it.
     static func cost(_ reading: CostReading) -> JSON {
         .object([
-            ("usd", reading.hasCost ? .number(ReadingsFormat.rounded(reading.usd)) : .null),
+            ("usd", ReadingsFormat.usd(reading)),
             ("unpricedTokens", .integer(reading.uncostedTokens)),
             ("approximateTokens", .integer(reading.approximateTokens)),
         ])

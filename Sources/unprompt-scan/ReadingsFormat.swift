@@ -31,12 +31,8 @@ enum ReadingsFormat {
         ])
     }
 
-    /// The cost in USD: null when there are tokens and none of them has a cost (never 0 for that), and 0 when
-    /// there is nothing to cost (a day without events costs nothing).
-    static func usd(_ cost: CostReading) -> JSON {
-        if cost.hasCost { return .number(rounded(cost.usd)) }
-        return cost.uncostedEvents > 0 ? .null : .number(0)
-    }
+    /// `CostReading.shownUSD`: null when there are tokens and none of them has a cost, 0 with nothing to cost.
+    static func usd(_ cost: CostReading) -> JSON { cost.shownUSD.map { .number(rounded($0)) } ?? .null }
 
     /// To the billionth: stable output, and far below any price's precision.
     static func rounded(_ value: Double) -> Double { (value * 1e9).rounded() / 1e9 }
@@ -78,6 +74,17 @@ enum ReadingsFormat {
     }
 
     static func bottle(_ level: Double?) -> String { level.map { String(format: "%.0f%%", $0 * 100) } ?? "" }
+
+    /// A cell's cost and water columns (two empty ones without a cell).
+    static func columns(_ cell: ReadingCell?) -> [String] {
+        guard let cell else { return ["", ""] }
+        return [text(cell.cost), text(cell.water)]
+    }
+
+    /// A cell's `"cost"` and `"water"` entries.
+    static func json(_ cell: ReadingCell) -> [(String, JSON)] {
+        [("cost", json(cell.cost)), ("water", json(cell.water))]
+    }
 
     /// Notes under a text table: what `~` and `unpriced` stand for, and the unpriced models with their tokens.
     static func notes(_ cost: CostReading, mode: CostMode, unpricedTokens: [String: Int64]) -> [String] {

@@ -33,7 +33,7 @@ enum WatchCommand {
         }
         let home = HomeDirectory.path(environment)
         // The same scanner as every other command, run one descriptor at a time.
-        let scanner = ScanCommand.scanner(store, environment: environment)
+        let scanner = ScanStep(environment: environment, home: home).scanner(store)
         let watcher = ChangeWatcher(
             targets: WatchTarget.targets(for: catalog.descriptors, environment: environment, home: home))
         StopSignals.install(wakingUp: watcher.stopDescriptor)

@@ -102,16 +102,26 @@ struct GoldenTests {
                 continue
             }
             let expected = (try? String(contentsOfFile: path, encoding: .utf8)) ?? "(no golden file \(golden.name))"
-            if actual != expected {
-                let pairs = zip(expected.split(separator: "\n", omittingEmptySubsequences: false), actual.split(separator: "\n", omittingEmptySubsequences: false))
-                let first = pairs.enumerated().first { $0.element.0 != $0.element.1 }
-                Issue.record(
-                    """
-                    \(golden.name) differs from its golden file\(first.map { " at line \($0.offset + 1)" } ?? " in length"):
-                      expected: \(first.map { String($0.element.0) } ?? "\(expected.count) characters")
-                      actual:   \(first.map { String($0.element.1) } ?? "\(actual.count) characters")
-                    """)
-            }
+            if actual != expected { Issue.record(Comment(rawValue: Self.difference(golden.name, expected, actual))) }
         }
+    }
+
+    /// Where two outputs first differ: the line, and 60 characters either side of the first different one.
+    static func difference(_ name: String, _ expected: String, _ actual: String) -> String {
+        let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false).map(Array.init)
+        let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false).map(Array.init)
+        let line = zip(expectedLines, actualLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            ?? min(expectedLines.count, actualLines.count)
+        let e = line < expectedLines.count ? expectedLines[line] : []
+        let a = line < actualLines.count ? actualLines[line] : []
+        let column = zip(e, a).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(e.count, a.count)
+        func excerpt(_ characters: [Character]) -> String {
+            String(characters[max(0, column - 60)..<min(characters.count, column + 60)])
+        }
+        return """
+            \(name) differs from its golden file at line \(line + 1), column \(column + 1):
+              expected: \(line < expectedLines.count ? excerpt(e) : "(end of file)")
+              actual:   \(line < actualLines.count ? excerpt(a) : "(end of file)")
+            """
     }
 }

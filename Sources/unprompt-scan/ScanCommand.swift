@@ -43,9 +43,7 @@ enum ScanCommand {
         var lines = [
             "scanned \(CountsFormat.grouped(report.sources)) sources: \(CountsFormat.grouped(report.read)) read (\(CountsFormat.grouped(report.reread)) from the start), \(CountsFormat.grouped(report.unchanged)) unchanged, \(CountsFormat.grouped(report.failed)) unreadable; \(CountsFormat.grouped(report.counted)) new events, in \(String(format: "%.0f", report.elapsedMilliseconds)) ms"
         ]
-        for p in report.problems {
-            lines.append("  " + (p.source == 0 ? "" : "read \(p.source), line \(p.line): ") + p.reason)
-        }
+        for p in report.problems { lines.append("  " + ScanFormat.problem(source: p.source, line: p.line, reason: p.reason)) }
         return lines.joined(separator: "\n")
     }
 }
@@ -54,5 +52,12 @@ enum ScanCommand {
 enum StoreLocation {
     static func path(_ arguments: Arguments, _ environment: [String: String]) throws(UsageError) -> String {
         try arguments.single("--store") ?? UsageStore.defaultPath(environment: environment, home: HomeDirectory.path(environment))
+    }
+}
+
+/// A source that could not be read, as every command writes it: by its number in reading order, never its path.
+enum ScanFormat {
+    static func problem(source: Int, line: Int, reason: String) -> String {
+        (source == 0 ? "" : "read \(source), line \(line): ") + reason
     }
 }

@@ -22,7 +22,7 @@ enum ViewOpener {
     {
         let request = try request(arguments, environment: environment, scan: scan ?? !arguments.has("--no-scan"))
         let step = ScanStep(
-            environment: environment, home: HomeDirectory.path(environment), progress: ProgressBar.forScan(environment: environment))
+            environment: environment, home: HomeDirectory.path(environment), progress: { ProgressBar.forScan(environment: environment) })
         let view: OpenedView
         do {
             view = try UsageQueries.open(request, descriptors: catalog.descriptors, step: step)
@@ -84,9 +84,7 @@ enum ScanWarning {
         guard let report, !report.readEverything else { return .success }
         printError(
             "unprompt-scan: \(CountsFormat.grouped(report.failed)) sources and \(CountsFormat.grouped(report.unlistedDirectories)) directories could not be read; nothing of them was counted (a plain `unprompt-scan` shows details)")
-        for p in report.problems {
-            printError("  " + (p.source == 0 ? "" : "read \(p.source), line \(p.line): ") + p.reason)
-        }
+        for p in report.problems { printError("  " + ScanFormat.problem(source: p.source, line: p.line, reason: p.reason)) }
         return .sourcesUnreadable
     }
 }

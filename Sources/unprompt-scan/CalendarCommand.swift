@@ -7,8 +7,7 @@ import UnpromptKit
 /// `NO_COLOR` or when the output is not a terminal. There is no goal anywhere.
 enum CalendarCommand {
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
-        if arguments.words.count > 1 { throw UsageError("calendar takes no argument '\(arguments.words[1])'") }
-        let requested = try month(try arguments.single("--month"))
+        let requested = try month(arguments.single("--month"))
         return try ViewOpener.show(arguments, catalog: catalog, environment: environment) { queries throws(StoreError) in
             let month = try queries.month(requested)
             return arguments.has("--json")

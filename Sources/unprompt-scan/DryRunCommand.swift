@@ -1,27 +1,28 @@
 import Foundation
 import UnpromptKit
 
-/// `unprompt-scan --dry-run [--reader ID]… [--root DIR] [--cost-mode M] [--json] [PATH…]`: reads with the
+/// `unprompt-scan --dry-run [--tool ID]… [--root DIR] [--cost-mode M] [--json] [PATH…]`: reads with the
 /// descriptors and prints what would be counted, with its cost and water. It writes nothing anywhere.
 enum DryRunCommand {
-    static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
-        let wanted = arguments.all("--reader")
+    static func run(_ arguments: Arguments, paths: [String], catalog: ReaderCatalog, environment: [String: String])
+        throws(UsageError) -> ExitCode
+    {
+        let wanted = arguments.all("--tool")
         var descriptors = catalog.descriptors
         if !wanted.isEmpty {
             for id in wanted where !descriptors.contains(where: { $0.id == id }) {
-                throw UsageError("no reader named '\(id)'; `unprompt-scan readers list` shows them")
+                throw UsageError("--tool: no reader named '\(id)'; `unprompt-scan readers list` shows them")
             }
             descriptors = descriptors.filter { wanted.contains($0.id) }
         }
         guard let readings = Readings.open(mode: try CostModeOption.parse(arguments), environment: environment) else {
             return .invalidData
         }
-        let paths = arguments.words
         if !paths.isEmpty, descriptors.count != 1 {
-            throw UsageError("with file paths, name exactly one reader with --reader ID")
+            throw UsageError("with file paths, name exactly one reader with --tool ID")
         }
         let discovery = SourceDiscovery(
-            environment: environment, home: HomeDirectory.path(environment), rootOverride: try arguments.single("--root"))
+            environment: environment, home: HomeDirectory.path(environment), rootOverride: arguments.single("--root"))
         // Times written without a zone (Aider's) are read in the system's zone, as a scan reads them.
         let dryRun = DryRun(discovery: discovery, timeZone: TimeZone.current)
         let reports = descriptors.map { dryRun.run($0, explicitPaths: paths) }

@@ -4,7 +4,6 @@ import UnpromptKit
 /// `unprompt-scan limits [--tz ZONE] [--no-scan] [--store PATH] [--json]`.
 enum LimitsCommand {
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
-        if arguments.words.count > 1 { throw UsageError("limits takes no argument '\(arguments.words[1])'") }
         return try ViewOpener.show(arguments, catalog: catalog, environment: environment) { queries throws(StoreError) in
             let report = try queries.limits()
             return arguments.has("--json") ? json(report, queries).text : text(report, queries)

@@ -6,9 +6,8 @@ import UnpromptKit
 /// in force — and every model in the store with the price row it resolves to; a model without one is listed
 /// as unpriced with its tokens. It reads the store as it is (read-only, no scan); no path is printed.
 enum PricesCommand {
-    static func run(_ arguments: Arguments, environment: [String: String]) throws(UsageError) -> ExitCode {
-        if arguments.words.count > 1 { throw UsageError("prices takes no argument '\(arguments.words[1])'") }
-        let path = try StoreLocation.path(arguments, environment)
+    static func run(_ arguments: Arguments, environment: [String: String]) -> ExitCode {
+        let path = StoreLocation.path(arguments, environment)
         guard let readings = Readings.open(mode: .calculate, environment: environment) else { return .invalidData }
         let listing: PriceListing
         do {

@@ -4,7 +4,7 @@ import UnpromptKit
 /// `--cost-mode calculate|auto|logged`, by default `calculate`.
 enum CostModeOption {
     static func parse(_ arguments: Arguments) throws(UsageError) -> CostMode {
-        let text = try arguments.single("--cost-mode") ?? CostMode.calculate.rawValue
+        let text = arguments.single("--cost-mode") ?? CostMode.calculate.rawValue
         guard let mode = CostMode(rawValue: text) else {
             throw UsageError("--cost-mode: expected calculate, auto or logged, got '\(text)'")
         }

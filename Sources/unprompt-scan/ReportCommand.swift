@@ -12,12 +12,11 @@ import UnpromptKit
 /// `--since`/`--until` are local dates `YYYY-MM-DD`, inclusive; `YYYY-MM` stands for the month's first day
 /// (`--since`) or last day (`--until`). `monthly` filters by the same dates, then groups by month.
 enum ReportCommand {
-    static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
-        let period: LocalCalendar.Period = arguments.words.first == "monthly" ? .month : .day
-        let command = period == .day ? "daily" : "monthly"
-        if arguments.words.count > 1 { throw UsageError("\(command) takes no argument '\(arguments.words[1])'") }
-        let fromDay = try LocalDateOption.parse(try arguments.single("--since"), flag: "--since", period: period, end: false)
-        let throughDay = try LocalDateOption.parse(try arguments.single("--until"), flag: "--until", period: period, end: true)
+    static func run(_ arguments: Arguments, period: LocalCalendar.Period, catalog: ReaderCatalog, environment: [String: String])
+        throws(UsageError) -> ExitCode
+    {
+        let fromDay = try LocalDateOption.parse(arguments.single("--since"), flag: "--since", period: period, end: false)
+        let throughDay = try LocalDateOption.parse(arguments.single("--until"), flag: "--until", period: period, end: true)
         if let fromDay, let throughDay, fromDay > throughDay {
             throw UsageError("--since is after --until")
         }

@@ -50,8 +50,8 @@ enum ScanCommand {
 
 /// `--store PATH`, else the platform's default location.
 enum StoreLocation {
-    static func path(_ arguments: Arguments, _ environment: [String: String]) throws(UsageError) -> String {
-        try arguments.single("--store") ?? UsageStore.defaultPath(environment: environment, home: HomeDirectory.path(environment))
+    static func path(_ arguments: Arguments, _ environment: [String: String]) -> String {
+        arguments.single("--store") ?? UsageStore.defaultPath(environment: environment, home: HomeDirectory.path(environment))
     }
 }
 

@@ -11,7 +11,6 @@ import UnpromptKit
 /// and `days` the last 35 days of the calendar, today included.
 enum SnapshotCommand {
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
-        if arguments.words.count > 1 { throw UsageError("snapshot takes no argument '\(arguments.words[1])'") }
         return try ViewOpener.show(arguments, catalog: catalog, environment: environment) { queries throws(StoreError) in
             json(try queries.snapshot()).text
         }

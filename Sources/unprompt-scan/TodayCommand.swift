@@ -5,7 +5,6 @@ import UnpromptKit
 /// `--no-scan`), then today (`TodaySummary`).
 enum TodayCommand {
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
-        if arguments.words.count > 1 { throw UsageError("today takes no argument '\(arguments.words[1])'") }
         return try ViewOpener.show(arguments, catalog: catalog, environment: environment) { queries throws(StoreError) in
             let result = try queries.today()
             return arguments.has("--json") ? TodaySummary.json(result, queries).text : TodaySummary.text(result, queries)

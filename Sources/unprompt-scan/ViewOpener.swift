@@ -6,11 +6,11 @@ import UnpromptKit
 enum ViewOpener {
     /// Usage errors (a bad zone, clock or cost mode) are thrown before anything is opened or scanned.
     static func request(_ arguments: Arguments, environment: [String: String], scan: Bool) throws(UsageError) -> ViewRequest {
-        let zone = try ZoneOption.resolve(try arguments.single("--tz"), environment: environment)
+        let zone = try ZoneOption.resolve(arguments.single("--tz"), environment: environment)
         let now = try Clock.now(environment)
         return ViewRequest(
-            storePath: try StoreLocation.path(arguments, environment), scan: scan,
-            settingsPath: try SettingsLocation.path(arguments, environment),
+            storePath: StoreLocation.path(arguments, environment), scan: scan,
+            settingsPath: SettingsLocation.path(arguments, environment),
             readings: ReadingsLocation.beside(environment: environment), costMode: try CostModeOption.parse(arguments),
             zone: zone, now: now)
     }

@@ -16,7 +16,6 @@ enum WatchCommand {
     static let defaultInterval = 60.0
 
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
-        guard arguments.words.count == 1 else { throw UsageError("watch takes no arguments") }
         let interval = try self.interval(arguments)
         let json = arguments.has("--json")
         let path = try StoreLocation.path(arguments, environment)
@@ -93,7 +92,7 @@ enum WatchCommand {
     }
 
     static func interval(_ arguments: Arguments) throws(UsageError) -> Double {
-        guard let text = try arguments.single("--interval") else { return defaultInterval }
+        guard let text = arguments.single("--interval") else { return defaultInterval }
         guard let value = Double(text), value.isFinite, value >= 1, value <= 86_400 else {
             throw UsageError("--interval takes a number of seconds from 1 to 86400; found '\(text)'")
         }

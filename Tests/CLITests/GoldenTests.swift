@@ -87,8 +87,9 @@ struct GoldenTests {
         try FileManager.default.createDirectory(atPath: stores, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: stores) }
         for golden in Self.cases {
+            let store = ReportCommandTests.Home.takesStore(golden.arguments) ? ["--store", stores + "/" + golden.store + ".sqlite"] : []
             let output = try Binary.run(
-                ["--store", stores + "/" + golden.store + ".sqlite"] + golden.arguments,
+                store + golden.arguments,
                 environment: [
                     "CLAUDE_CONFIG_DIR": Self.corpus + "/claude", "CODEX_HOME": Self.corpus + "/codex", "TZ": "UTC", "NO_COLOR": "1",
                     "UNPROMPT_NOW": golden.now,

@@ -59,20 +59,20 @@ enum LimitsCommand {
                 lines.append(
                     "  \(LocalFormat.window(minutes: entry.minutes)) window: \(CountsFormat.grouped(Int(window.tokens))) tokens"
                         + (cost.isEmpty ? "" : " (\(cost) at API list prices)") + " so far, \(at(window.start)) to "
-                        + "\(at(window.end)) (ends in \(LocalFormat.duration(window.end - now))"
+                        + "\(at(window.end)) (ends in \(LocalFormat.duration(entry.endsIn))"
                         + (window.endFromLimit ? ", the reset logged with a limit-reached record)" : ")"))
             } else if let minutes = report.derived[tool] {
                 lines.append("  \(LocalFormat.window(minutes: minutes)) window: none in progress; the next starts with the next request")
             }
             for reading in report.readings where reading.status.sample.tool == tool {
-                lines.append("  " + line(reading, at: at, now: now))
+                lines.append("  " + line(reading, at: at))
             }
         }
         return lines.joined(separator: "\n")
     }
 
     /// One reading: what it says, then where it stands now.
-    static func line(_ reading: LimitsReport.Reading, at: (Int64) -> String, now: Int64) -> String {
+    static func line(_ reading: LimitsReport.Reading, at: (Int64) -> String) -> String {
         let status = reading.status
         let sample = status.sample
         var parts: [String] = []
@@ -85,8 +85,8 @@ enum LimitsCommand {
         }
         if status.stale {
             parts.append("stale: logged \(LocalFormat.duration(status.age)) ago, longer ago than its window lasts")
-        } else if status.resetPassed, let reset = sample.resetsAt {
-            parts.append("reset at \(at(reset)), \(LocalFormat.duration(now - reset)) ago; no reading since")
+        } else if let reset = sample.resetsAt, let since = reading.sinceReset {
+            parts.append("reset at \(at(reset)), \(LocalFormat.duration(since)) ago; no reading since")
         } else {
             if let reset = sample.resetsAt, let left = status.resetsIn {
                 parts.append("resets at \(at(reset)), in \(LocalFormat.duration(left))")

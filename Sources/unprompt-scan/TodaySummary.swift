@@ -38,7 +38,7 @@ enum TodaySummary {
             if result.estimate.tokens == reading.tokens {
                 first += measured + (result.estimate.live ? ", live" : ", measured at " + LocalFormat.time(measuredAt, queries.calendar))
             } else {
-                let pace = CountsFormat.grouped(Int((result.pace * 60).rounded(.down))) + " a minute"
+                let pace = CountsFormat.grouped(Int(result.tokensPerMinute)) + " a minute"
                 first += "≈ \(CountsFormat.grouped(Int(result.estimate.tokens))) tokens, "
                 first += result.estimate.live
                     ? "live: \(measured) measured at \(LocalFormat.time(measuredAt, queries.calendar, seconds: true)), then \(pace)"

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
-import UnpromptKit
-
+@testable import UnpromptKit
 @testable import unprompt_scan
 
 /// What `watch` prints for a round (`WatchScan.Round`): one line when it counted something, nothing otherwise.

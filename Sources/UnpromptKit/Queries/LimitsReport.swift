@@ -5,6 +5,8 @@ public struct LimitsReport: Sendable {
     /// A reading and where it stands at `now`.
     public struct Reading: Sendable {
         public let status: LimitStatus
+        /// Milliseconds since the window reset, when the reset is known and has passed.
+        public let sinceReset: Int64?
         /// True for a sample of a derived window's `ended_by` window: a limit-reached record, which says
         /// when the limit was hit and when it resets, and no used share of its own.
         public let limitReached: Bool
@@ -16,6 +18,8 @@ public struct LimitsReport: Sendable {
         /// The window's length, as the tool's descriptor declares it.
         public let minutes: Int64
         public let window: FiveHourWindow
+        /// Milliseconds from `now` to the window's end.
+        public let endsIn: Int64
         public let cost: CostReading
     }
 
@@ -39,9 +43,9 @@ extension UsageQueries {
             // A limit-reached record is about its tool's derived window, and names no length of its own.
             let window = derivedWindows[sample.tool]
             let limitReached = window?.endedBy == sample.window
+            let status = LimitStatus(sample, now: now, fallbackWindowMinutes: limitReached ? window?.minutes : nil)
             return LimitsReport.Reading(
-                status: LimitStatus(sample, now: now, fallbackWindowMinutes: limitReached ? window?.minutes : nil),
-                limitReached: limitReached)
+                status: status, sinceReset: status.resetPassed ? sample.resetsAt.map { now - $0 } : nil, limitReached: limitReached)
         }
         var windows: [LimitsReport.Window] = []
         let since = now - FiveHourWindow.lookbackMilliseconds
@@ -58,7 +62,8 @@ extension UsageQueries {
                 let inWindow = rows.filter { $0.quarter * Bucket.quarterMilliseconds >= window.start }
                 windows.append(
                     LimitsReport.Window(
-                        tool: tool, minutes: derivedWindow.minutes, window: window, cost: readings.pricer.reading(of: inWindow)))
+                        tool: tool, minutes: derivedWindow.minutes, window: window, endsIn: window.end - now,
+                        cost: readings.pricer.reading(of: inWindow)))
             }
         }
         return LimitsReport(now: now, readings: latest, windows: windows, derived: derived)

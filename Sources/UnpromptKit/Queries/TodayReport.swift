@@ -19,6 +19,9 @@ public struct TodayReport: Sendable {
     /// Tokens per second around `measuredAt`.
     public let pace: Double
     public let estimate: LiveEstimate.Reading
+
+    /// The pace in whole tokens a minute, rounded down (an estimate never rounds up).
+    public var tokensPerMinute: Int64 { Int64((pace * 60).rounded(.down)) }
 }
 
 extension UsageQueries {

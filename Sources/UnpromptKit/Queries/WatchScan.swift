@@ -12,13 +12,6 @@ public struct WatchScan {
         public let source: Int
         public let line: Int
         public let reason: String
-
-        public init(tool: String, source: Int, line: Int, reason: String) {
-            self.tool = tool
-            self.source = source
-            self.line = line
-            self.reason = reason
-        }
     }
 
     public struct Round: Sendable {
@@ -35,29 +28,12 @@ public struct WatchScan {
         /// When the round ended, in milliseconds since 1970.
         public let finishedAt: Int64
 
-        public init(
-            counted: [Count], sourcesRead: Int, newProblems: [Problem], storeErrors: [StoreError], fatal: Bool,
-            finishedAt: Int64
-        ) {
-            self.counted = counted
-            self.sourcesRead = sourcesRead
-            self.newProblems = newProblems
-            self.storeErrors = storeErrors
-            self.fatal = fatal
-            self.finishedAt = finishedAt
-        }
-
         public var events: Int { counted.reduce(0) { $0 + $1.events } }
     }
 
     public struct Count: Sendable, Equatable {
         public let tool: String
         public let events: Int
-
-        public init(tool: String, events: Int) {
-            self.tool = tool
-            self.events = events
-        }
     }
 
     public let store: UsageStore

@@ -19,7 +19,7 @@ struct LimitsQueryTests {
         #expect(limits.windows.count == 1 && window.tool == "claude-code" && window.minutes == 300)
         // From the hour of 09:10 for five hours, ended at 13:00 by the limit-reached record of 11:00.
         #expect(window.window == FiveHourWindow(start: at(9), end: at(13), tokens: 30 + 60 + 45, endFromLimit: true))
-        #expect(window.cost.costedEvents == 3)
+        #expect(window.cost.costedEvents == 3 && window.endsIn == 90 * QueryCorpus.minute)
         #expect(limits.tools == ["claude-code", "codex"])
     }
 
@@ -30,7 +30,19 @@ struct LimitsQueryTests {
         ])
         #expect(readings.map(\.limitReached) == [true, false, false])
         #expect(readings.map(\.status.windowMinutes) == [300, 300, 10_080], "the first names no length: its window's")
-        #expect(readings[0].status.resetsIn == 90 * QueryCorpus.minute)
+        #expect(readings[0].status.resetsIn == 90 * QueryCorpus.minute && readings.allSatisfy { $0.sinceReset == nil })
+    }
+
+    @Test func laterTheResetsHavePassedAndTheWindowHasEnded() throws {
+        let queries = try corpus.queries()
+        let later = UsageQueries(
+            store: queries.store, readings: queries.readings, zone: .utc, workHours: .none, now: at(15) + 30 * QueryCorpus.minute,
+            descriptors: corpus.descriptors)
+        let limits = try later.limits()
+        #expect(limits.windows.isEmpty && limits.derived == ["claude-code": 300])
+        // Claude's reset at 13:00 and Codex's primary at 12:30 have passed; the secondary resets on the 14th.
+        #expect(limits.readings.map(\.sinceReset) == [150 * QueryCorpus.minute, 180 * QueryCorpus.minute, nil])
+        #expect(limits.readings.map(\.status.stale) == [false, true, false], "the primary reading is 5 h 30 min old")
     }
 
     @Test func theWindowsLengthIsTheDescriptors() throws {

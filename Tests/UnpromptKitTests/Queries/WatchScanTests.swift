@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import UnpromptKit
+@testable import UnpromptKit
 import UnpromptTestSupport
 
 /// `WatchScan`'s rounds on a Claude home copied from a fixture, with the wall clock injected.

@@ -71,7 +71,7 @@ extension Command {
         Command(
             words: ["monthly"], abstract: "scan, then usage per local month, by tool and model, with cost and water",
             options: [.since, .until, .tool] + view,
-            examples: [Example(command: "unprompt-scan monthly --tool codex --json", comment: "one tool's months, as JSON")],
+            examples: [Example(command: "unprompt-scan monthly --tool ID --json", comment: "one tool's months, as JSON (`readers list` shows the ids)")],
             run: { c throws(UsageError) in
                 try ReportCommand.run(c.arguments, period: .month, catalog: c.catalog, environment: c.environment)
             }),
@@ -122,8 +122,8 @@ extension Command {
             options: [.dryRun, .tool, .root, .costMode, .readersDir, .json],
             examples: [
                 Example(command: "unprompt-scan --dry-run", comment: "every reader, its default locations"),
-                Example(command: "unprompt-scan --dry-run --tool codex --root ~/old-codex", comment: "one reader; DIR plays the tool's home"),
-                Example(command: "unprompt-scan --dry-run --tool codex FILE...", comment: "these files only"),
+                Example(command: "unprompt-scan --dry-run --tool ID --root DIR", comment: "one reader; DIR plays the tool's home"),
+                Example(command: "unprompt-scan --dry-run --tool ID FILE...", comment: "one reader, these files only"),
             ],
             run: { c throws(UsageError) in
                 try DryRunCommand.run(c.arguments, paths: c.operands, catalog: c.catalog, environment: c.environment)

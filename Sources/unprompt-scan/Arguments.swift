@@ -1,12 +1,18 @@
-/// The command line, split into flags with values, bare flags and positional words.
+/// The command line, split into words and options, and checked against the options of the command it names.
 ///
-/// Every flag must be known to the command; an unknown flag or a missing value is a usage error that names it.
+/// `--` ends the options; `--name=value` and `--name value` are the same; an alias is read as its option.
 struct Arguments {
-    var words: [String] = []
+    /// Words that are not options, in order (the command's own words included).
+    private(set) var words: [String] = []
     private var values: [String: [String]] = [:]
     private var flags: Set<String> = []
+    /// Options given that no command knows, and ones given more than once that may be given once.
+    private var unknown: [String] = []
+    private var repeated: [String] = []
 
-    init(_ arguments: [String], valueFlags: Set<String>, boolFlags: Set<String>) throws(UsageError) {
+    /// Splits `arguments` with what `options` say each name takes. A missing or empty value is refused here,
+    /// for every option.
+    init(_ arguments: [String], options: [Option] = Option.all) throws(UsageError) {
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -25,30 +31,50 @@ struct Arguments {
                 name = String(argument[..<equals])
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
-            if valueFlags.contains(name) {
+            guard let option = options.first(where: { $0.name == name || $0.aliases.contains(name) }) else {
+                unknown.append(name)
+                continue
+            }
+            if option.value != nil {
+                let value: String
                 if let inlineValue {
-                    values[name, default: []].append(inlineValue)
+                    value = inlineValue
                 } else {
                     guard index < arguments.count else { throw UsageError("\(name) needs a value") }
-                    values[name, default: []].append(arguments[index])
+                    value = arguments[index]
                     index += 1
                 }
-            } else if boolFlags.contains(name), inlineValue == nil {
-                flags.insert(name)
+                if value.isEmpty { throw UsageError("\(name) needs a value, and was given an empty one") }
+                if !option.repeatable, values[option.name] != nil { repeated.append(option.name) }
+                values[option.name, default: []].append(value)
             } else {
-                throw UsageError("unknown option \(name)")
+                if inlineValue != nil { throw UsageError("\(name) takes no value") }
+                flags.insert(option.name)
             }
         }
     }
 
-    func has(_ flag: String) -> Bool { flags.contains(flag) }
-    func all(_ flag: String) -> [String] { values[flag] ?? [] }
+    /// Every option given, by its name (aliases read as their option), in no particular order.
+    var given: Set<String> { flags.union(values.keys) }
 
-    func single(_ flag: String) throws(UsageError) -> String? {
-        let given = all(flag)
-        guard given.count <= 1 else { throw UsageError("\(flag) is given more than once") }
-        return given.first
+    /// Refuses what `command` does not take: options no command knows, options of other commands, and
+    /// single-valued options given twice.
+    func check(against command: Command) throws(UsageError) {
+        if let name = unknown.first { throw UsageError("unknown option \(name)") }
+        let taken = Set(command.options.map(\.name))
+        if let other = given.subtracting(taken).sorted().first {
+            throw UsageError("\(command.title) does not take \(other)")
+        }
+        if let name = repeated.first { throw UsageError("\(name) is given more than once") }
     }
+
+    /// The words after the command's own.
+    func operands(of command: Command) -> [String] { Array(words.dropFirst(command.words.count)) }
+
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+    func all(_ option: String) -> [String] { values[option] ?? [] }
+    /// The value of an option that may be given once.
+    func single(_ option: String) -> String? { values[option]?.first }
 }
 
 struct UsageError: Error {

@@ -7,16 +7,12 @@ import UnpromptKit
 /// `NO_COLOR` or when the output is not a terminal. There is no goal anywhere.
 enum CalendarCommand {
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
-        if arguments.words.count > 1 { throw UsageError("calendar takes no argument '\(arguments.words[1])'") }
-        let requested = try month(try arguments.single("--month"))
-        return try ViewContext.show(arguments, catalog: catalog, environment: environment) { context throws(StoreError) in
-            let month = requested ?? CivilDate.month(ofDay: context.today)
-            let first = CivilDate.firstDay(ofMonth: month)
-            let last = min(CivilDate.lastDay(ofMonth: month), context.today)
-            let days = first <= last ? try context.days(from: first, through: last) : []
+        let requested = try month(arguments.single("--month"))
+        return try ViewOpener.show(arguments, catalog: catalog, environment: environment) { queries throws(StoreError) in
+            let month = try queries.month(requested)
             return arguments.has("--json")
-                ? json(days, month: month, context: context).text
-                : CalendarGrid(month: month, days: days, context: context, color: Terminal.colors(environment)).render()
+                ? json(month, queries).text
+                : CalendarGrid(month: month, zone: queries.zone, workHoursSet: !queries.workHours.isEmpty, color: Terminal.colors(environment)).render()
         }
     }
 
@@ -33,13 +29,13 @@ enum CalendarCommand {
 
     /// `{"month", "timeZone", "workHours", "baselineDays": 30, "days": [{"date", "tokens", "band", "baseline",
     /// "uses", "work": {"tokens", "uses"}, "personal": {…}}]}`: every day of the month up to today.
-    static func json(_ days: [DayReading], month: Int64, context: ViewContext) -> JSON {
+    static func json(_ month: CalendarMonth, _ queries: UsageQueries) -> JSON {
         .object([
-            ("month", .string(CivilDate.monthString(ofMonth: month))),
-            ("timeZone", .string(context.zone.name)),
-            ("workHours", context.workHours.isEmpty ? .null : .string(context.workHours.description)),
+            ("month", .string(CivilDate.monthString(ofMonth: month.month))),
+            ("timeZone", .string(queries.zone.name)),
+            ("workHours", queries.workHours.isEmpty ? .null : .string(queries.workHours.description)),
             ("baselineDays", .integer(DayBand.baselineDays)),
-            ("days", .array(days.map { day in
+            ("days", .array(month.days.map { day in
                 .object([
                     ("date", .string(CivilDate.dateString(ofDay: day.day))),
                     ("tokens", .integer(day.tokens)),
@@ -64,9 +60,9 @@ enum Terminal {
 
 /// The month grid: weeks from Monday, two lines each (day numbers, then each day's tokens and band).
 struct CalendarGrid {
-    let month: Int64
-    let days: [DayReading]
-    let context: ViewContext
+    let month: CalendarMonth
+    let zone: ViewZone
+    let workHoursSet: Bool
     let color: Bool
 
     static let monthNames = [
@@ -112,14 +108,14 @@ struct CalendarGrid {
     }
 
     func render() -> String {
-        let year = CivilDate.floorDivide(month, 12)
-        let first = CivilDate.firstDay(ofMonth: month)
-        let last = CivilDate.lastDay(ofMonth: month)
+        let year = CivilDate.floorDivide(month.month, 12)
+        let first = CivilDate.firstDay(ofMonth: month.month)
+        let last = CivilDate.lastDay(ofMonth: month.month)
         var lines = [
-            "\(Self.monthNames[Int(month - year * 12)]) \(year) (\(context.zone.name)): tokens per day, each compared with the mean of the \(DayBand.baselineDays) days before it"
+            "\(Self.monthNames[Int(month.month - year * 12)]) \(year) (\(zone.name)): tokens per day, each compared with the mean of the \(DayBand.baselineDays) days before it"
         ]
         lines.append(["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].map { pad($0, 6) + "   " }.joined().trimmingTrailing())
-        let byDay = Dictionary(uniqueKeysWithValues: days.map { ($0.day, $0) })
+        let byDay = Dictionary(uniqueKeysWithValues: month.days.map { ($0.day, $0) })
         var weekStart = first - Int64(WorkHours.weekday(ofDay: first))
         while weekStart <= last {
             var numbers = ""
@@ -150,14 +146,12 @@ struct CalendarGrid {
         }
         lines.append("")
         lines.append(legend.joined(separator: " · "))
-        let tokens = days.reduce(Int64(0)) { $0 + $1.tokens }
-        let uses = days.reduce(0) { $0 + $1.uses }
-        var summary = "total: \(CountsFormat.grouped(Int(tokens))) tokens, \(uses) use\(uses == 1 ? "" : "s")"
-        if !context.workHours.isEmpty {
-            let workTokens = days.reduce(Int64(0)) { $0 + $1.workTokens }
-            let workUses = days.reduce(0) { $0 + $1.workUses }
-            summary += "; work: \(CountsFormat.grouped(Int(workTokens))) tokens, \(workUses) use\(workUses == 1 ? "" : "s")"
-                + "; personal: \(CountsFormat.grouped(Int(tokens - workTokens))) tokens, \(uses - workUses) use\(uses - workUses == 1 ? "" : "s")"
+        let uses = month.uses
+        var summary = "total: \(CountsFormat.grouped(Int(month.tokens))) tokens, \(uses) use\(uses == 1 ? "" : "s")"
+        if workHoursSet {
+            let (work, personal) = (month.workUses, month.personalUses)
+            summary += "; work: \(CountsFormat.grouped(Int(month.workTokens))) tokens, \(work) use\(work == 1 ? "" : "s")"
+                + "; personal: \(CountsFormat.grouped(Int(month.personalTokens))) tokens, \(personal) use\(personal == 1 ? "" : "s")"
         }
         lines.append(summary)
         return lines.joined(separator: "\n")

@@ -10,40 +10,45 @@ import UnpromptKit
 enum ConfigCommand {
     static let settings = ["work-hours"]
 
-    static func run(_ arguments: Arguments, environment: [String: String]) throws(UsageError) -> ExitCode {
-        let words = Array(arguments.words.dropFirst())
-        guard let action = words.first, ["get", "set"].contains(action) else {
-            throw UsageError("config takes 'get work-hours' or 'set work-hours SPEC'")
-        }
-        guard words.count >= 2 else { throw UsageError("config \(action) needs a setting: \(settings.joined(separator: ", "))") }
-        guard words[1] == "work-hours" else {
-            throw UsageError("config: unknown setting '\(words[1])'; settings: \(settings.joined(separator: ", "))")
-        }
-        let path = try SettingsLocation.path(arguments, environment)
-        guard var config = try SettingsLocation.load(arguments, environment) else { return .settings }
-        if action == "get" {
-            guard words.count == 2 else { throw UsageError("config get work-hours takes nothing more") }
-            let hours = config.workHours
-            print(
-                arguments.has("--json")
-                    ? JSON.object([("workHours", hours.isEmpty ? .null : .string(hours.description))]).text
-                    : "work hours: \(hours)")
-            return .success
-        }
-        // The words after the setting, so the SPEC may be quoted or not.
-        let spec = words.dropFirst(2).joined(separator: " ")
+    /// `config get work-hours [--json]`.
+    static func get(_ arguments: Arguments, _ operands: [String], environment: [String: String]) throws(UsageError) -> ExitCode {
+        try checkSetting(operands, action: "get")
+        if operands.count > 1 { throw UsageError("config get \(operands[0]) takes no argument '\(operands[1])'") }
+        guard let config = SettingsLocation.load(arguments, environment) else { return .settings }
+        let hours = config.workHours
+        print(
+            arguments.has("--json")
+                ? JSON.object([("workHours", hours.isEmpty ? .null : .string(hours.description))]).text
+                : "work hours: \(hours)")
+        return .success
+    }
+
+    /// `config set work-hours SPEC`: the words after the setting, so the SPEC may be quoted or not.
+    static func set(_ arguments: Arguments, _ operands: [String], environment: [String: String]) throws(UsageError) -> ExitCode {
+        try checkSetting(operands, action: "set")
+        guard var config = SettingsLocation.load(arguments, environment) else { return .settings }
+        let spec = operands.dropFirst().joined(separator: " ")
         switch WorkHours.parse(spec) {
         case .success(let hours): config.workHours = hours
         case .failure(let problem):
             throw UsageError("config set work-hours: column \(problem.offset + 1) of '\(spec)': \(problem.message)")
         }
         do {
-            try config.write(to: path)
+            try config.write(to: SettingsLocation.path(arguments, environment))
         } catch {
             printError("unprompt-scan: settings: \(error.description)")
             return .settings
         }
         print("work hours: \(config.workHours)")
         return .success
+    }
+
+    static func checkSetting(_ operands: [String], action: String) throws(UsageError) {
+        guard let setting = operands.first else {
+            throw UsageError("config \(action) needs a setting: \(settings.joined(separator: ", "))")
+        }
+        guard settings.contains(setting) else {
+            throw UsageError("config: unknown setting '\(setting)'; settings: \(settings.joined(separator: ", "))")
+        }
     }
 }

@@ -1,25 +1,28 @@
 import Foundation
 import UnpromptKit
 
-/// `unprompt-scan --dry-run [--reader ID]… [--root DIR] [--cost-mode M] [--json] [PATH…]`: reads with the
+/// `unprompt-scan --dry-run [--tool ID]… [--root DIR] [--cost-mode M] [--json] [PATH…]`: reads with the
 /// descriptors and prints what would be counted, with its cost and water. It writes nothing anywhere.
 enum DryRunCommand {
-    static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
-        let wanted = arguments.all("--reader")
+    static func run(_ arguments: Arguments, paths: [String], catalog: ReaderCatalog, environment: [String: String])
+        throws(UsageError) -> ExitCode
+    {
+        let wanted = arguments.all("--tool")
         var descriptors = catalog.descriptors
         if !wanted.isEmpty {
             for id in wanted where !descriptors.contains(where: { $0.id == id }) {
-                throw UsageError("no reader named '\(id)'; `unprompt-scan readers list` shows them")
+                throw UsageError("--tool: no reader named '\(id)'; `unprompt-scan readers list` shows them")
             }
             descriptors = descriptors.filter { wanted.contains($0.id) }
         }
-        guard let readings = try Readings.open(arguments, environment) else { return .invalidData }
-        let paths = arguments.words
+        guard let readings = Readings.open(mode: try CostModeOption.parse(arguments), environment: environment) else {
+            return .invalidData
+        }
         if !paths.isEmpty, descriptors.count != 1 {
-            throw UsageError("with file paths, name exactly one reader with --reader ID")
+            throw UsageError("with file paths, name exactly one reader with --tool ID")
         }
         let discovery = SourceDiscovery(
-            environment: environment, home: HomeDirectory.path(environment), rootOverride: try arguments.single("--root"))
+            environment: environment, home: HomeDirectory.path(environment), rootOverride: arguments.single("--root"))
         // Times written without a zone (Aider's) are read in the system's zone, as a scan reads them.
         let dryRun = DryRun(discovery: discovery, timeZone: TimeZone.current)
         let reports = descriptors.map { dryRun.run($0, explicitPaths: paths) }
@@ -32,23 +35,8 @@ enum DryRunCommand {
         return reports.contains { $0.failedSources > 0 || $0.unlistedDirectories > 0 } ? .sourcesUnreadable : .success
     }
 
-    /// The report's buckets by model and by UTC day, with their readings.
-    struct ReportReadings {
-        var total = ReadingCell()
-        var byModel: [String: ReadingCell] = [:]
-        var byDay: [Int64: ReadingCell] = [:]
-
-        init(_ report: ReaderReport, _ readings: Readings) {
-            for row in report.totals.buckets {
-                total.add(row, readings)
-                byModel[row.model, default: ReadingCell()].add(row, readings)
-                byDay[CivilDate.floorDivide(row.quarter, LocalCalendar.quartersPerDay), default: ReadingCell()].add(row, readings)
-            }
-        }
-    }
-
     static func json(_ report: ReaderReport, _ readings: Readings) -> JSON {
-        let cells = ReportReadings(report, readings)
+        let cells = ReaderReportReadings(report, readings)
         return .object([
             ("id", .string(report.id)),
             ("sources", .int(report.sources)),
@@ -74,7 +62,7 @@ enum DryRunCommand {
     }
 
     static func text(_ report: ReaderReport, name: String, _ readings: Readings) -> String {
-        let cells = ReportReadings(report, readings)
+        let cells = ReaderReportReadings(report, readings)
         var lines: [String] = []
         lines.append("\(report.id) (\(name))")
         lines.append(
@@ -90,15 +78,15 @@ enum DryRunCommand {
         }
         var table = TextTable(
             header: ["", "input", "output", "cache read", "cache write 5m", "cache write 1h", "reasoning", "cost", "water"])
-        table.add(["total"] + CountsFormat.columns(report.totals.total) + ReadingsBreakdown.columns(cells.total))
+        table.add(["total"] + CountsFormat.columns(report.totals.total) + ReadingsFormat.columns(cells.total))
         if !report.totals.byModel.isEmpty {
             table.add(["by model"])
             for (model, counts) in report.totals.byModel.sorted(by: { $0.key < $1.key }) {
-                table.add(["  " + model] + CountsFormat.columns(counts) + ReadingsBreakdown.columns(cells.byModel[model]))
+                table.add(["  " + model] + CountsFormat.columns(counts) + ReadingsFormat.columns(cells.byModel[model]))
             }
             table.add(["by UTC day"])
             for (day, counts) in report.totals.byDay.sorted(by: { $0.key < $1.key }) {
-                table.add(["  " + CivilDate.dateString(ofDay: day)] + CountsFormat.columns(counts) + ReadingsBreakdown.columns(cells.byDay[day]))
+                table.add(["  " + CivilDate.dateString(ofDay: day)] + CountsFormat.columns(counts) + ReadingsFormat.columns(cells.byDay[day]))
             }
         }
         lines += table.render().map { "  " + $0 }

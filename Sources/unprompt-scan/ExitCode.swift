@@ -1,5 +1,5 @@
-/// The documented exit statuses (README.md, "Exit status").
-enum ExitCode: Int32 {
+/// The documented exit statuses (the usage text, README.md and the man page say them from `meaning`).
+enum ExitCode: Int32, CaseIterable {
     case success = 0
     /// The command ran, but some sources (or directories holding them) could not be read; they are
     /// reported, and nothing of them was counted.
@@ -13,4 +13,18 @@ enum ExitCode: Int32 {
     case invalidData = 5
     /// The settings file is invalid (`file:line:col` on stderr) or cannot be written.
     case settings = 6
+
+    var meaning: String {
+        switch self {
+        case .success: "done"
+        case .sourcesUnreadable:
+            "done, but some sources, or directories holding them, could not be read: they are reported, and nothing of them was counted"
+        case .usage: "usage error (unknown command or option, an option the command does not take, a missing value, an unknown reader)"
+        case .invalidDescriptor: "a descriptor is invalid (file:line:col on stderr)"
+        case .store: "the store cannot be opened or written (damaged, from a newer version, or not writable)"
+        case .invalidData:
+            "the price table, your prices.json or the water method file is missing or invalid (the file, row and field on stderr)"
+        case .settings: "the settings file is invalid (file:line:col on stderr) or cannot be written"
+        }
+    }
 }

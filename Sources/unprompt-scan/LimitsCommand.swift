@@ -4,21 +4,21 @@ import UnpromptKit
 /// `unprompt-scan limits [--tz ZONE] [--no-scan] [--store PATH] [--json]`.
 enum LimitsCommand {
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
-        if arguments.words.count > 1 { throw UsageError("limits takes no argument '\(arguments.words[1])'") }
-        return try ViewContext.show(arguments, catalog: catalog, environment: environment) { context throws(StoreError) in
-            let reading = try LimitsReading.read(context)
-            return arguments.has("--json") ? json(reading, context).text : text(reading, context)
+        return try ViewOpener.show(arguments, catalog: catalog, environment: environment) { queries throws(StoreError) in
+            let report = try queries.limits()
+            return arguments.has("--json") ? json(report, queries).text : text(report, queries)
         }
     }
 
     /// `{"now", "timeZone", "limits": [{"tool", "window", "usedPercent", "windowMinutes", "resetsAt", "time",
     /// "ageSeconds", "stale", "resetPassed", "resetsInSeconds"}], "fiveHourWindows": [{"tool", "start", "end",
     /// "tokens", "cost", "endFromLimit"}], "readings"}`: instants as ISO-8601 UTC; `cost` as in `daily`.
-    static func json(_ reading: LimitsReading, _ context: ViewContext) -> JSON {
+    static func json(_ report: LimitsReport, _ queries: UsageQueries) -> JSON {
         .object([
-            ("now", .string(CountsFormat.instant(context.now))),
-            ("timeZone", .string(context.zone.name)),
-            ("limits", .array(reading.statuses.map { status in
+            ("now", .string(CountsFormat.instant(report.now))),
+            ("timeZone", .string(queries.zone.name)),
+            ("limits", .array(report.readings.map { reading in
+                let status = reading.status
                 let sample = status.sample
                 return .object([
                     ("tool", .string(sample.tool)), ("window", .string(sample.window)),
@@ -32,49 +32,51 @@ enum LimitsCommand {
                     ("resetsInSeconds", status.resetsIn.map { .integer($0 / 1000) } ?? .null),
                 ])
             })),
-            ("fiveHourWindows", .array(reading.windows.map { entry in
+            ("fiveHourWindows", .array(report.windows.map { entry in
                 .object([
                     ("tool", .string(entry.tool)), ("start", .string(CountsFormat.instant(entry.window.start))),
                     ("end", .string(CountsFormat.instant(entry.window.end))), ("tokens", .integer(entry.window.tokens)),
                     ("cost", ReadingsFormat.json(entry.cost)), ("endFromLimit", .bool(entry.window.endFromLimit)),
                 ])
             })),
-            ("readings", context.readings.json),
+            ("readings", queries.readings.json),
         ])
     }
 
-    static func text(_ reading: LimitsReading, _ context: ViewContext) -> String {
-        let calendar = context.calendar
-        let today = context.today
+    static func text(_ report: LimitsReport, _ queries: UsageQueries) -> String {
+        let calendar = queries.calendar
+        let today = queries.currentDay
+        let now = report.now
         func at(_ milliseconds: Int64) -> String { LocalFormat.moment(milliseconds, calendar, today: today) }
-        var lines = ["limits at \(LocalFormat.time(context.now, calendar)) (\(context.zone.name))"]
-        let tools = Set(reading.statuses.map(\.sample.tool) + reading.windows.map(\.tool)).sorted()
+        var lines = ["limits at \(LocalFormat.time(now, calendar)) (\(queries.zone.name))"]
+        let tools = report.tools
         guard !tools.isEmpty else { return lines[0] + ": no plan-limit readings and no 5-hour window in progress" }
         for tool in tools {
             lines.append(tool)
-            if let entry = reading.windows.first(where: { $0.tool == tool }) {
+            if let entry = report.windows.first(where: { $0.tool == tool }) {
                 let window = entry.window
                 let cost = ReadingsFormat.text(entry.cost)
                 lines.append(
-                    "  5-hour window: \(CountsFormat.grouped(Int(window.tokens))) tokens"
+                    "  \(LocalFormat.window(minutes: entry.minutes)) window: \(CountsFormat.grouped(Int(window.tokens))) tokens"
                         + (cost.isEmpty ? "" : " (\(cost) at API list prices)") + " so far, \(at(window.start)) to "
-                        + "\(at(window.end)) (ends in \(LocalFormat.duration(window.end - context.now))"
+                        + "\(at(window.end)) (ends in \(LocalFormat.duration(entry.endsIn))"
                         + (window.endFromLimit ? ", the reset logged with a limit-reached record)" : ")"))
-            } else if LimitsReading.derived.contains(where: { $0.tool == tool }) {
-                lines.append("  5-hour window: none in progress; the next starts with the next request")
+            } else if let minutes = report.derived[tool] {
+                lines.append("  \(LocalFormat.window(minutes: minutes)) window: none in progress; the next starts with the next request")
             }
-            for status in reading.statuses where status.sample.tool == tool {
-                lines.append("  " + line(status, at: at, now: context.now))
+            for reading in report.readings where reading.status.sample.tool == tool {
+                lines.append("  " + line(reading, at: at))
             }
         }
         return lines.joined(separator: "\n")
     }
 
     /// One reading: what it says, then where it stands now.
-    static func line(_ status: LimitStatus, at: (Int64) -> String, now: Int64) -> String {
+    static func line(_ reading: LimitsReport.Reading, at: (Int64) -> String) -> String {
+        let status = reading.status
         let sample = status.sample
         var parts: [String] = []
-        if sample.window == "limit_reached" {
+        if reading.limitReached {
             parts.append("limit reached at \(at(sample.time))")
         } else {
             var what = "\(sample.window): " + (sample.usedPercent.map { String(format: "%.1f%% used", $0) } ?? "used share unknown")
@@ -83,13 +85,13 @@ enum LimitsCommand {
         }
         if status.stale {
             parts.append("stale: logged \(LocalFormat.duration(status.age)) ago, longer ago than its window lasts")
-        } else if status.resetPassed, let reset = sample.resetsAt {
-            parts.append("reset at \(at(reset)), \(LocalFormat.duration(now - reset)) ago; no reading since")
+        } else if let reset = sample.resetsAt, let since = reading.sinceReset {
+            parts.append("reset at \(at(reset)), \(LocalFormat.duration(since)) ago; no reading since")
         } else {
             if let reset = sample.resetsAt, let left = status.resetsIn {
                 parts.append("resets at \(at(reset)), in \(LocalFormat.duration(left))")
             }
-            if sample.window != "limit_reached" { parts.append("logged \(LocalFormat.duration(status.age)) ago") }
+            if !reading.limitReached { parts.append("logged \(LocalFormat.duration(status.age)) ago") }
         }
         return parts.joined(separator: "; ")
     }

@@ -4,10 +4,10 @@ import UnpromptKit
 /// The one way cost and water are written, in text and JSON alike.
 enum ReadingsFormat {
     /// `{"usd": number or null, "loggedUSD", "events", "unpricedTokens", "unpricedEvents", "unpricedModels",
-    /// "approximateTokens", "estimatedEvents"}`; `usd` is null when nothing has a cost (never 0 for that).
+    /// "approximateTokens", "estimatedEvents"}`; `usd` as `usd(_:)` writes it.
     static func json(_ cost: CostReading) -> JSON {
         .object([
-            ("usd", cost.hasCost ? .number(rounded(cost.usd)) : .null),
+            ("usd", usd(cost)),
             ("loggedUSD", .number(rounded(cost.loggedUSD))),
             ("events", .integer(cost.costedEvents)),
             ("unpricedTokens", .integer(cost.uncostedTokens)),
@@ -30,6 +30,9 @@ enum ReadingsFormat {
             ("high", .number(rounded(range.high))),
         ])
     }
+
+    /// `CostReading.shownUSD`: null when there are tokens and none of them has a cost, 0 with nothing to cost.
+    static func usd(_ cost: CostReading) -> JSON { cost.shownUSD.map { .number(rounded($0)) } ?? .null }
 
     /// To the billionth: stable output, and far below any price's precision.
     static func rounded(_ value: Double) -> Double { (value * 1e9).rounded() / 1e9 }
@@ -71,6 +74,17 @@ enum ReadingsFormat {
     }
 
     static func bottle(_ level: Double?) -> String { level.map { String(format: "%.0f%%", $0 * 100) } ?? "" }
+
+    /// A cell's cost and water columns (two empty ones without a cell).
+    static func columns(_ cell: ReadingCell?) -> [String] {
+        guard let cell else { return ["", ""] }
+        return [text(cell.cost), text(cell.water)]
+    }
+
+    /// A cell's `"cost"` and `"water"` entries.
+    static func json(_ cell: ReadingCell) -> [(String, JSON)] {
+        [("cost", json(cell.cost)), ("water", json(cell.water))]
+    }
 
     /// Notes under a text table: what `~` and `unpriced` stand for, and the unpriced models with their tokens.
     static func notes(_ cost: CostReading, mode: CostMode, unpricedTokens: [String: Int64]) -> [String] {

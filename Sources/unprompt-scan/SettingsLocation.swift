@@ -3,13 +3,13 @@ import UnpromptKit
 
 /// `--config FILE`, else the platform's settings file (`UserConfig.defaultPath`).
 enum SettingsLocation {
-    static func path(_ arguments: Arguments, _ environment: [String: String]) throws(UsageError) -> String {
-        try arguments.single("--config") ?? UserConfig.defaultPath(environment: environment, home: HomeDirectory.path(environment))
+    static func path(_ arguments: Arguments, _ environment: [String: String]) -> String {
+        arguments.single("--config") ?? UserConfig.defaultPath(environment: environment, home: HomeDirectory.path(environment))
     }
 
     /// The settings, or nil after printing the file's error (`file:line:col: …`).
-    static func load(_ arguments: Arguments, _ environment: [String: String]) throws(UsageError) -> UserConfig? {
-        let path = try path(arguments, environment)
+    static func load(_ arguments: Arguments, _ environment: [String: String]) -> UserConfig? {
+        let path = path(arguments, environment)
         do {
             return try UserConfig.load(path: path)
         } catch {

@@ -10,46 +10,37 @@ import UnpromptKit
 /// `usage` is today's line, `uses` today's episodes, `limits` and `fiveHourWindows` the `limits` view,
 /// and `days` the last 35 days of the calendar, today included.
 enum SnapshotCommand {
-    static let version = 1
-    static let dayCount: Int64 = 35
-
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
-        if arguments.words.count > 1 { throw UsageError("snapshot takes no argument '\(arguments.words[1])'") }
-        return try ViewContext.show(arguments, catalog: catalog, environment: environment) { context throws(StoreError) in
-            try snapshot(context).text
+        return try ViewOpener.show(arguments, catalog: catalog, environment: environment) { queries throws(StoreError) in
+            json(try queries.snapshot()).text
         }
     }
 
-    static func snapshot(_ context: ViewContext) throws(StoreError) -> JSON {
-        let today = try TodaySummary.read(context)
-        let limits = try LimitsReading.read(context)
-        let firstDay = context.today - dayCount + 1
-        let days = try context.days(from: firstDay, through: context.today)
-        let dayCells = try dayReadings(context, from: firstDay)
-        let offset = Int64(context.zone.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(context.now) / 1000)))
+    static func json(_ snapshot: Snapshot) -> JSON {
+        let today = snapshot.today
         return .object([
-            ("version", .int(version)),
-            ("generatedAt", .integer(context.now)),
-            ("utcOffsetMinutes", .integer(offset / 60)),
-            ("workHoursSet", .bool(!context.workHours.isEmpty)),
-            ("usage", usage(today, context)),
+            ("version", .int(Snapshot.version)),
+            ("generatedAt", .integer(snapshot.generatedAt)),
+            ("utcOffsetMinutes", .integer(snapshot.utcOffsetMinutes)),
+            ("workHoursSet", .bool(snapshot.workHoursSet)),
+            ("usage", usage(today)),
             ("uses", .object([
                 ("today", .int(today.reading.uses)), ("work", .int(today.reading.workUses)),
                 ("personal", .int(today.reading.personalUses)),
             ])),
-            ("limits", .array(limits.statuses.map(limit))),
-            ("fiveHourWindows", .array(limits.windows.map { entry in
+            ("limits", .array(snapshot.limits.readings.map { limit($0.status) })),
+            ("fiveHourWindows", .array(snapshot.limits.windows.map { entry in
                 .object([
                     ("tool", .string(entry.tool)), ("start", .integer(entry.window.start)), ("end", .integer(entry.window.end)),
                     ("tokens", .integer(entry.window.tokens)), ("cost", cost(entry.cost)),
                     ("endFromLimit", .bool(entry.window.endFromLimit)),
                 ])
             })),
-            ("days", .array(days.map { day in
-                let cell = dayCells[day.day] ?? ReadingCell()
+            ("days", .array(snapshot.days.map { entry in
+                let day = entry.reading
                 return .object([
-                    ("day", .integer(day.day)), ("dayStart", dayStart(day.day, context)), ("tokens", .integer(day.tokens)),
-                    ("cost", cost(cell.cost)), ("water", water(cell.water)),
+                    ("day", .integer(day.day)), ("dayStart", .integer(entry.dayStart)), ("tokens", .integer(day.tokens)),
+                    ("cost", cost(entry.readings.cost)), ("water", water(entry.readings.water)),
                     ("band", .string(day.band.rawValue)), ("uses", .int(day.uses)),
                     ("workTokens", .integer(day.workTokens)), ("workUses", .int(day.workUses)),
                 ])
@@ -57,7 +48,7 @@ enum SnapshotCommand {
         ])
     }
 
-    static func usage(_ today: TodaySummary.Result, _ context: ViewContext) -> JSON {
+    static func usage(_ today: TodayReport) -> JSON {
         let reading = today.reading
         let usage = today.usage
         let byTool: [JSON] = usage.byTool.keys.sorted().map { tool in
@@ -70,7 +61,7 @@ enum SnapshotCommand {
         }
         return .object([
             ("day", .integer(today.day)),
-            ("dayStart", dayStart(today.day, context)),
+            ("dayStart", .integer(today.dayStart)),
             ("tokens", .integer(reading.tokens)),
             ("cost", cost(today.readings.total.cost)),
             ("water", water(today.readings.total.water)),
@@ -97,27 +88,11 @@ enum SnapshotCommand {
         ])
     }
 
-    /// Cost and water of each local day from `firstDay` through today.
-    static func dayReadings(_ context: ViewContext, from firstDay: Int64) throws(StoreError) -> [Int64: ReadingCell] {
-        guard let store = context.store else { return [:] }
-        let bounds = LocalCalendar.quarterBounds(fromDay: firstDay, throughDay: context.today)
-        let rows = try store.buckets(fromQuarter: bounds.lowerBound, toQuarter: bounds.upperBound)
-        return context.calendar.partition(rows, by: .day, fromDay: firstDay, throughDay: context.today).mapValues { rows in
-            var cell = ReadingCell()
-            for row in rows { cell.add(row, context.readings) }
-            return cell
-        }
-    }
-
-    static func dayStart(_ day: Int64, _ context: ViewContext) -> JSON {
-        .integer(context.calendar.firstQuarter(ofDay: day) * UsageStore.quarterMilliseconds)
-    }
-
     /// `{"usd", "unpricedTokens", "approximateTokens"}`: `usd` at API list prices (logged costs as the cost
-    /// mode says), null when nothing has a cost, never 0 for that.
+    /// mode says), as `ReadingsFormat.usd` writes it.
     static func cost(_ reading: CostReading) -> JSON {
         .object([
-            ("usd", reading.hasCost ? .number(ReadingsFormat.rounded(reading.usd)) : .null),
+            ("usd", ReadingsFormat.usd(reading)),
             ("unpricedTokens", .integer(reading.uncostedTokens)),
             ("approximateTokens", .integer(reading.approximateTokens)),
         ])

@@ -5,10 +5,9 @@ import UnpromptKit
 /// `--no-scan`), then today (`TodaySummary`).
 enum TodayCommand {
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
-        if arguments.words.count > 1 { throw UsageError("today takes no argument '\(arguments.words[1])'") }
-        return try ViewContext.show(arguments, catalog: catalog, environment: environment) { context throws(StoreError) in
-            let result = try TodaySummary.read(context)
-            return arguments.has("--json") ? TodaySummary.json(result).text : TodaySummary.text(result)
+        return try ViewOpener.show(arguments, catalog: catalog, environment: environment) { queries throws(StoreError) in
+            let result = try queries.today()
+            return arguments.has("--json") ? TodaySummary.json(result, queries).text : TodaySummary.text(result, queries)
         }
     }
 }

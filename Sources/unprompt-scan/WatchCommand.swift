@@ -6,21 +6,16 @@ import UnpromptKit
 ///
 /// - Changes come from `ChangeWatcher` (inotify on Linux; polling every 2 s on macOS or when inotify
 ///   cannot be used). The watcher starts before the first scan, so nothing written meanwhile is missed.
-/// - After a change, it waits until the sources have been quiet for `debounce` (at most `debounceLimit`
-///   after the first change), so a burst of writes makes one scan. With inotify an appended line reaches
+/// - When to scan is `WatchLoop`'s (debounced changes, a full rescan every `--interval` seconds, 60 by
+///   default); each round is `WatchScan`'s, descriptor by descriptor. With inotify an appended line reaches
 ///   the store in about 0.15 s plus the scan; with polling, within the poll interval more.
-/// - Every `--interval` seconds (60 by default) it rescans anyway, a stat-only pass when nothing changed:
-///   the safety net for changes inotify cannot see (see `ChangeWatcher`).
 /// - A signal only sets the stop flag (a byte in the watcher's stop pipe). The flag is checked between
-///   scans and between the descriptors of one scan, so the store is never left mid-transaction: every
+///   rounds and between the descriptors of one round, so the store is never left mid-transaction: every
 ///   source's events and checkpoint are committed together, and the current descriptor's scan finishes.
 enum WatchCommand {
-    static let debounce = 0.15
-    static let debounceLimit = 0.5
     static let defaultInterval = 60.0
 
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
-        guard arguments.words.count == 1 else { throw UsageError("watch takes no arguments") }
         let interval = try self.interval(arguments)
         let json = arguments.has("--json")
         let path = try StoreLocation.path(arguments, environment)
@@ -28,12 +23,9 @@ enum WatchCommand {
         do {
             store = try UsageStore(path: path)
         } catch {
-            printError("unprompt-scan: store: \(error.message)")
-            return .store
+            return StoreFailure.report(error)
         }
         let home = HomeDirectory.path(environment)
-        // The same scanner as every other command, run one descriptor at a time.
-        let scanner = ScanCommand.scanner(store, environment: environment)
         let watcher = ChangeWatcher(
             targets: WatchTarget.targets(for: catalog.descriptors, environment: environment, home: home))
         StopSignals.install(wakingUp: watcher.stopDescriptor)
@@ -46,24 +38,45 @@ enum WatchCommand {
         }
 
         var announcedFallback = false
-        announceFallback(watcher, &announcedFallback)
-        var session = Session(json: json)
-        let clock = ContinuousClock()
-        var nextRescan = clock.now
-        var changed = true
-        while !watcher.isStopped {
-            if changed || clock.now >= nextRescan {
-                guard session.scan(catalog.descriptors, with: scanner, watcher: watcher, environment: environment) else {
-                    return .store
-                }
-                nextRescan = clock.now.advanced(by: .milliseconds(Int64(interval * 1000)))
-            }
-            let left = clock.now.duration(to: nextRescan)
-            changed = watcher.wait(timeout: max(0, seconds(left)))
-            if changed { settle(watcher) }
+        // The same scan as every other command, run one descriptor at a time.
+        var scan = WatchScan(
+            store: store,
+            step: ScanStep(environment: environment, home: home, progress: { ProgressBar.forScan(environment: environment) }),
+            descriptors: catalog.descriptors, clock: wallClock)
+        let loop = WatchLoop(timing: WatchLoop.Timing(interval: .milliseconds(Int64(interval * 1000))))
+        let stopped = loop.run(watcher) { stopRequested in
             announceFallback(watcher, &announcedFallback)
+            let round = scan.round(stopRequested: stopRequested)
+            for error in round.storeErrors { printError("unprompt-scan: store: \(error.message)") }
+            guard !round.fatal else { return false }
+            for problem in round.newProblems { printError("unprompt-scan: " + self.problem(problem)) }
+            if let line = line(round, json: json) {
+                print(line)
+                // A pipe is block-buffered: each line must reach the reader when it happens.
+                fflush(nil)
+            }
+            return true
         }
-        return .success
+        return stopped ? .success : .store
+    }
+
+    /// The line printed for a round: nil when it counted nothing.
+    static func line(_ round: WatchScan.Round, json: Bool) -> String? {
+        let events = round.events
+        guard events > 0 else { return nil }
+        if json {
+            return JSON.object([
+                ("time", .string(CountsFormat.instant(round.finishedAt))), ("events", .int(events)),
+                ("sources", .int(round.sourcesRead)),
+                ("tools", .object(round.counted.map { ($0.tool, .int($0.events)) })),
+            ]).text
+        }
+        let tools = round.counted.map { "\($0.tool): \(CountsFormat.grouped($0.events))" }.joined(separator: ", ")
+        return "\(clockTime(round.finishedAt)) +\(CountsFormat.grouped(events)) \(events == 1 ? "event" : "events") (\(tools))"
+    }
+
+    static func problem(_ problem: WatchScan.Problem) -> String {
+        "\(problem.tool): " + ScanFormat.problem(source: problem.source, line: problem.line, reason: problem.reason)
     }
 
     /// On Linux, polling means inotify failed (unavailable, or the watch limit reached): say so once,
@@ -78,109 +91,27 @@ enum WatchCommand {
         #endif
     }
 
-    /// Lets a burst of writes end before scanning: quiet for `debounce`, or `debounceLimit` in all.
-    static func settle(_ watcher: ChangeWatcher) {
-        let clock = ContinuousClock()
-        let limit = clock.now.advanced(by: .milliseconds(Int64(debounceLimit * 1000)))
-        while clock.now < limit, !watcher.isStopped {
-            guard watcher.wait(timeout: min(debounce, seconds(clock.now.duration(to: limit)))) else { return }
-        }
-    }
-
     static func interval(_ arguments: Arguments) throws(UsageError) -> Double {
-        guard let text = try arguments.single("--interval") else { return defaultInterval }
+        guard let text = arguments.single("--interval") else { return defaultInterval }
         guard let value = Double(text), value.isFinite, value >= 1, value <= 86_400 else {
             throw UsageError("--interval takes a number of seconds from 1 to 86400; found '\(text)'")
         }
         return value
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
+    /// Milliseconds since 1970 by the system clock (the watch runs in real time, whatever `UNPROMPT_NOW` says).
+    static func wallClock() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
     private static func format(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 
-    /// What one watch session has printed, so a failing source is reported when its problem appears, not
-    /// on every scan.
-    struct Session {
-        let json: Bool
-        var lastProblems: [String] = []
-
-        /// One incremental scan, descriptor by descriptor (for the per-tool counts, and so a stop request
-        /// waits for one descriptor's scan at most). False on a store error, which ends the watch.
-        mutating func scan(
-            _ descriptors: [Descriptor], with scanner: UnpromptKit.Scanner, watcher: ChangeWatcher, environment: [String: String]
-        ) -> Bool {
-            var perTool: [(String, Int)] = []
-            var sources = 0
-            var problems: [String] = []
-            let started = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
-            var complete = true
-            for descriptor in descriptors {
-                if watcher.isStopped {
-                    complete = false
-                    break
-                }
-                let report: ScanReport
-                do {
-                    report = try scanner.scan([descriptor], progress: ProgressBar.forScan(environment: environment))
-                } catch {
-                    printError("unprompt-scan: store: \(error.message)")
-                    complete = false
-                    // Busy: another program holds the store; the next change or rescan tries again.
-                    if error.busy { continue }
-                    return false
-                }
-                if report.counted > 0 { perTool.append((descriptor.id, report.counted)) }
-                sources += report.read
-                problems += report.problems.map { p in
-                    "\(descriptor.id): " + (p.source == 0 ? "" : "read \(p.source), line \(p.line): ") + p.reason
-                }
-            }
-            // Every descriptor scanned: the store is measured as of this round's start (the live estimate's
-            // measuredAt, as after any other scan).
-            if complete {
-                do {
-                    try scanner.store.recordMeasurement(at: started)
-                } catch {
-                    printError("unprompt-scan: store: \(error.message)")
-                    if !error.busy { return false }
-                }
-            }
-            if problems != lastProblems {
-                for problem in problems where !lastProblems.contains(problem) { printError("unprompt-scan: \(problem)") }
-                lastProblems = problems
-            }
-            let events = perTool.reduce(0) { $0 + $1.1 }
-            guard events > 0 else { return true }
-            let now = Date()
-            if json {
-                let milliseconds = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
-                print(
-                    JSON.object([
-                        ("time", .string(CountsFormat.instant(milliseconds))), ("events", .int(events)),
-                        ("sources", .int(sources)),
-                        ("tools", .object(perTool.map { ($0.0, .int($0.1)) })),
-                    ]).text)
-            } else {
-                let tools = perTool.map { "\($0.0): \(CountsFormat.grouped($0.1))" }.joined(separator: ", ")
-                print("\(clockTime(now)) +\(CountsFormat.grouped(events)) \(events == 1 ? "event" : "events") (\(tools))")
-            }
-            // A pipe is block-buffered: each line must reach the reader when it happens.
-            fflush(nil)
-            return true
-        }
-
-        /// `HH:MM:SS` in the local time zone.
-        private func clockTime(_ date: Date) -> String {
-            var seconds = time_t(date.timeIntervalSince1970)
-            var parts = tm()
-            localtime_r(&seconds, &parts)
-            return String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
-        }
+    /// `HH:MM:SS` in the local time zone.
+    static func clockTime(_ milliseconds: Int64) -> String {
+        var seconds = time_t(CivilDate.floorDivide(milliseconds, 1000))
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        return String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
     }
 }
 

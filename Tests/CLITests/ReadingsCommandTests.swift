@@ -23,7 +23,7 @@ struct ReadingsCommandTests {
 
         func run(_ arguments: [String], claudeHome: String? = nil) throws -> Binary.Output {
             try Binary.run(
-                ["--store", store] + arguments,
+                (ReportCommandTests.Home.takesStore(arguments) ? ["--store", store] : []) + arguments,
                 environment: ["CLAUDE_CONFIG_DIR": claudeHome ?? claude, "XDG_CONFIG_HOME": config])
         }
 

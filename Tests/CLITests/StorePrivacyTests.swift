@@ -162,8 +162,9 @@ struct StorePrivacyTests {
         expectNoMarker(scan, "scan of every reader's fixtures")
         let counted = try StoreReader.totals(store: store)
         #expect(counted.count >= 15, "most readers' fixtures count something: \(counted.keys.sorted())")
-        for view in [["daily", "--since", "2020-01-01"], ["monthly", "--since", "2020-01-01"], ["prices"], ["snapshot"]] {
-            let output = try Binary.run(view + ["--no-scan", "--store", store, "--readers-dir", readers, "--json"])
+        let readStore = ["--no-scan", "--store", store, "--readers-dir", readers, "--json"]
+        for view in [["daily", "--since", "2020-01-01"] + readStore, ["monthly", "--since", "2020-01-01"] + readStore, ["snapshot"] + readStore, ["prices", "--store", store, "--json"]] {
+            let output = try Binary.run(view)
             #expect(output.status == 0, "\(view): \(output.stderr)")
             expectNoMarker(output, "\(view)")
         }

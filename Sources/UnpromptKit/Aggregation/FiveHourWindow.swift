@@ -30,8 +30,11 @@ public struct FiveHourWindow: Sendable, Equatable {
 
     /// The window in progress at `now`, or nil when the last one has ended (the next starts with the next
     /// request). `rows` are the tool's buckets from `now − lookbackMilliseconds` to `now`; `resets` are
-    /// the reset times (with the time each was logged) of its limit-reached records.
-    public static func current(rows: [BucketRow], resets: [(loggedAt: Int64, resetsAt: Int64)], now: Int64) -> FiveHourWindow? {
+    /// the reset times (with the time each was logged) of its limit-reached records. `length` is the window's,
+    /// as the tool's descriptor declares it (`DerivedWindow`).
+    public static func current(
+        rows: [BucketRow], resets: [(loggedAt: Int64, resetsAt: Int64)], now: Int64, length: Int64 = FiveHourWindow.length
+    ) -> FiveHourWindow? {
         var tokensByQuarter: [Int64: Int64] = [:]
         for row in rows where row.events > 0 || row.counts.total > 0 {
             tokensByQuarter[row.quarter, default: 0] += row.counts.total

@@ -10,6 +10,8 @@ public struct Descriptor: Sendable {
     /// Inputs sharing a space share identities: a record seen in two inputs (or two tools) counts once.
     public let identitySpace: String
     public let inputs: [Input]
+    /// The plan-limit window derived from use, if the tool's logs hold no quota percentages.
+    public let derivedWindow: DerivedWindow?
     /// The file it was loaded from, for messages.
     public let file: String
 }

@@ -34,7 +34,7 @@ private struct DescriptorDecoder {
     }
 
     func descriptor(_ node: YAMLNode) throws(DescriptorError) -> Descriptor {
-        let map = try reader(node, "the descriptor", ["schema", "id", "name", "identity_space", "inputs"])
+        let map = try reader(node, "the descriptor", ["schema", "id", "name", "identity_space", "inputs", "derived_window"])
         let schemaNode = try map.required("schema")
         let schema = try map.integer(schemaNode, "schema", range: 1...1_000)
         guard schema == Descriptor.schemaVersion else {
@@ -53,7 +53,11 @@ private struct DescriptorDecoder {
         if inputNodes.isEmpty { throw map.error(inputsNode, "inputs must list at least one input") }
         var inputs: [Input] = []
         for item in inputNodes { inputs.append(try input(item)) }
-        return Descriptor(id: id, name: name, identitySpace: space, inputs: inputs, file: file)
+        let windows = inputs.flatMap { $0.limits.flatMap { $0.windows.map(\.name) } }
+        let derived = try map.optional("derived_window").map { (n) throws(DescriptorError) in
+            try DerivedWindow.decode(n, file: file, limitWindows: windows)
+        }
+        return Descriptor(id: id, name: name, identitySpace: space, inputs: inputs, derivedWindow: derived, file: file)
     }
 
     func identifier(_ node: YAMLNode, _ map: MappingReader, _ what: String) throws(DescriptorError) -> String {

@@ -422,16 +422,17 @@ public final class UsageStore {
 
     // MARK: Reading
 
-    /// Buckets in `[fromQuarter, toQuarter)`, optionally of one tool.
-    public func buckets(fromQuarter: Int64, toQuarter: Int64, tool: String? = nil) throws(StoreError) -> [BucketRow] {
+    /// Buckets in `[fromQuarter, toQuarter)` of `tools` (every tool when empty).
+    public func buckets(fromQuarter: Int64, toQuarter: Int64, tools: [String] = []) throws(StoreError) -> [BucketRow] {
+        let only = tools.isEmpty ? "" : " AND tool IN (" + tools.indices.map { "?\($0 + 3)" }.joined(separator: ", ") + ")"
         let rows = try database.prepare(
             """
             SELECT quarter, tool, model, input, cache_read, cache_write_5m, cache_write_1h, output, reasoning, events,
                 context_above, cost_logged, logged_cost_nanos, estimated_events
-            FROM buckets WHERE quarter >= ?1 AND quarter < ?2 AND (?3 IS NULL OR tool = ?3)
+            FROM buckets WHERE quarter >= ?1 AND quarter < ?2\(only)
             ORDER BY quarter, tool, model, context_above, cost_logged
             """
-        ).rows([.integer(fromQuarter), .integer(toQuarter), tool.map { .text($0) } ?? .null])
+        ).rows([SQLValue.integer(fromQuarter), .integer(toQuarter)] + tools.map { .text($0) })
         return rows.map { row in
             BucketRow(
                 quarter: row.int(0) ?? 0, tool: row.text(1) ?? "", model: row.text(2) ?? "",

@@ -1,0 +1,64 @@
+import Foundation
+
+/// What the cost readings are computed with, as `prices` shows it: the bundled table and whether its SHA-256
+/// matches the file, the overlay and the override, and every model in the store with the price row it
+/// resolves to (unpriced models listed with their tokens).
+public struct PriceListing: Sendable {
+    public struct Model: Sendable {
+        public let model: String
+        public let tokens: Int64
+        public let events: Int64
+        /// The row's key and layer; nil when the model has no price.
+        public let priceKey: String?
+        public let layer: String?
+    }
+
+    public let manifest: PriceManifest?
+    /// The SHA-256 of the bundled table's file, as read now.
+    public let digest: String
+    public let bundledRows: Int
+    public let overlayRows: Int
+    /// Rows of the person's override, and rows it holds without an input and an output price (not used); nil
+    /// when there is no override.
+    public let override: (rows: Int, skipped: Int)?
+    /// Every model in the store, by id.
+    public let models: [Model]
+
+    public var digestMatches: Bool { digest == manifest?.sha256 }
+    public var unpriced: [Model] { models.filter { $0.priceKey == nil } }
+
+    /// Reads the store at `storePath` as it is (read-only, no scan; no models when there is none).
+    public static func read(storePath: String, readings: Readings) throws(PriceListingError) -> PriceListing {
+        var models: [Model] = []
+        do {
+            if FileManager.default.fileExists(atPath: storePath) {
+                models = try UsageStore(path: storePath, readOnly: true).modelTotals().map { entry in
+                    let resolution = readings.pricer.resolution(of: entry.model)
+                    return Model(
+                        model: entry.model, tokens: entry.counts.total, events: entry.events, priceKey: resolution?.key,
+                        layer: resolution?.layer)
+                }
+            }
+        } catch {
+            throw .store(error)
+        }
+        let bundled = readings.pricingDirectory + "/" + PriceTable.bundledFile
+        let digest: String
+        do {
+            digest = SHA256.hex(try Data(contentsOf: URL(fileURLWithPath: bundled)))
+        } catch {
+            throw .unreadable(ReadingsUnavailable(message: "\(bundled): cannot be read (\(error.localizedDescription))"))
+        }
+        let table = readings.table
+        return PriceListing(
+            manifest: table.manifest, digest: digest, bundledRows: table.layer("bundled")?.rows.count ?? 0,
+            overlayRows: table.layer("overlay")?.rows.count ?? 0,
+            override: table.layer("override").map { (rows: $0.rows.count, skipped: $0.skipped) }, models: models)
+    }
+}
+
+public enum PriceListingError: Error {
+    case store(StoreError)
+    /// The bundled table's file cannot be read to check its digest.
+    case unreadable(ReadingsUnavailable)
+}

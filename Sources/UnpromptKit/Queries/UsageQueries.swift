@@ -1,0 +1,63 @@
+/// The numbers every front end shows, computed once, here: each query reads the store's buckets, activity
+/// and limit samples and returns plain `Sendable` values for a front end to render.
+///
+/// A query is a pure function of the store, the zone, the work hours, the readings and the clock (`now`):
+/// two front ends with the same inputs show the same numbers. Without a store (`--no-scan` before any scan)
+/// every query answers as for an empty one.
+public struct UsageQueries {
+    public let store: UsageStore?
+    public let readings: Readings
+    public let zone: ViewZone
+    public let calendar: LocalCalendar
+    public let workHours: WorkHours
+    /// The clock: milliseconds since 1970.
+    public let now: Int64
+    /// The windows derived from use, by tool (from the descriptors' `derived_window`).
+    public let derivedWindows: [String: DerivedWindow]
+
+    public init(
+        store: UsageStore?, readings: Readings, zone: ViewZone, workHours: WorkHours, now: Int64, descriptors: [Descriptor]
+    ) {
+        self.store = store
+        self.readings = readings
+        self.zone = zone
+        calendar = zone.calendar
+        self.workHours = workHours
+        self.now = now
+        var windows: [String: DerivedWindow] = [:]
+        for descriptor in descriptors { windows[descriptor.id] = descriptor.derivedWindow }
+        derivedWindows = windows
+    }
+
+    /// The local day of `now`.
+    public var currentDay: Int64 { calendar.day(ofMilliseconds: now) }
+
+    /// The first instant of a local day, in milliseconds since 1970.
+    public func start(ofDay day: Int64) -> Int64 { calendar.firstQuarter(ofDay: day) * Bucket.quarterMilliseconds }
+
+    /// Every day of `fromDay...throughDay`, days without usage included: tokens, uses, the work part of each,
+    /// and the day's band.
+    public func days(from fromDay: Int64, through throughDay: Int64) throws(StoreError) -> [DayReading] {
+        guard let store else {
+            return DayReadings.compute(
+                rows: [], activity: [], lastActivityBefore: nil, historyStart: nil, calendar: calendar, workHours: workHours,
+                fromDay: fromDay, throughDay: throughDay)
+        }
+        let buckets = DayReadings.bucketBounds(fromDay: fromDay, throughDay: throughDay)
+        let active = DayReadings.activityBounds(fromDay: fromDay, throughDay: throughDay)
+        return DayReadings.compute(
+            rows: try store.buckets(fromQuarter: buckets.lowerBound, toQuarter: buckets.upperBound),
+            activity: try store.activity(fromQuarter: active.lowerBound, toQuarter: active.upperBound),
+            lastActivityBefore: try store.lastActivity(beforeQuarter: active.lowerBound),
+            historyStart: try store.firstUsageQuarter(), calendar: calendar, workHours: workHours,
+            fromDay: fromDay, throughDay: throughDay)
+    }
+
+    /// The buckets whose quarters may fall in `fromDay...throughDay` in any zone (either end open when nil), of
+    /// `tools` (every tool when empty); still to be filtered by local day.
+    func buckets(fromDay: Int64?, throughDay: Int64?, tools: [String] = []) throws(StoreError) -> [BucketRow] {
+        guard let store else { return [] }
+        let bounds = LocalCalendar.quarterBounds(fromDay: fromDay, throughDay: throughDay)
+        return try store.buckets(fromQuarter: bounds.lowerBound, toQuarter: bounds.upperBound, tools: tools)
+    }
+}

@@ -1,0 +1,141 @@
+import UnpromptKit
+
+/// One command of `unprompt-scan`: the words that name it, what follows them, one line saying what it does,
+/// the options it takes, examples, and how it runs. The usage text, `COMMAND --help`, README's command list
+/// and the man page are all made from these (`Help`), so none of them is kept by hand.
+struct Command: Sendable {
+    struct Example: Sendable {
+        let command: String
+        let comment: String
+    }
+
+    /// What a command is run with.
+    struct Context {
+        let arguments: Arguments
+        /// The words after the command's own.
+        let operands: [String]
+        let environment: [String: String]
+        /// The descriptors, for commands that take `--readers-dir` (already checked: none is invalid).
+        let catalog: ReaderCatalog
+    }
+
+    /// The words that name it (`["readers", "list"]`); none for the plain scan. The dry run is named by its flag.
+    let words: [String]
+    /// What may follow, as the synopsis writes it: `[PATH...]`, `FILE...`, `work-hours SPEC`; empty for nothing.
+    var operands = ""
+    let abstract: String
+    let options: [Option]
+    var examples: [Example] = []
+    let run: @Sendable (Context) throws(UsageError) -> ExitCode
+
+    /// How messages name it: `daily`, `readers list`, `unprompt-scan` for the plain scan, `--dry-run`.
+    var title: String { isDryRun ? Option.dryRun.name : words.isEmpty ? "unprompt-scan" : words.joined(separator: " ") }
+    var isDryRun: Bool { options.contains(.dryRun) }
+    /// Commands that read the descriptors take `--readers-dir`.
+    var readsDescriptors: Bool { options.contains(.readersDir) }
+
+    /// `unprompt-scan daily [--since DATE] [--tool ID]... [--json]`, in parts that a line break may come between.
+    var synopsisParts: [String] {
+        let named = isDryRun ? [Option.dryRun.name] : words
+        let shown = options.filter { $0 != .dryRun }.map { "[" + $0.synopsis + "]" + ($0.repeatable ? "..." : "") }
+        // Words a command needs come right after its name; optional ones (`[PATH...]`) after its options.
+        if operands.isEmpty { return [(["unprompt-scan"] + named).joined(separator: " ")] + shown }
+        if operands.hasPrefix("[") { return [(["unprompt-scan"] + named).joined(separator: " ")] + shown + [operands] }
+        return [(["unprompt-scan"] + named + [operands]).joined(separator: " ")] + shown
+    }
+
+    var synopsis: String { synopsisParts.joined(separator: " ") }
+}
+
+extension Command {
+    /// The options every view of the store takes.
+    static let view: [Option] = [.tz, .noScan, .costMode, .store, .config, .readersDir, .json]
+
+    /// Every command, in the order the help lists them.
+    static let all: [Command] = [
+        Command(
+            words: [], abstract: "scan every new log line into the store, then show today's usage",
+            options: [.tz, .costMode, .store, .config, .readersDir, .json],
+            examples: [Example(command: "unprompt-scan", comment: "scan what is new into the store, then show today")],
+            run: { c throws(UsageError) in try ScanCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
+        Command(
+            words: ["daily"], abstract: "scan, then usage per local day, by tool and model, with cost, water, bottle level and uses",
+            options: [.since, .until, .tool] + view,
+            examples: [
+                Example(command: "unprompt-scan daily --since 2026-03-01 --tz Asia/Kolkata", comment: "per local day, per tool and model"),
+                Example(command: "unprompt-scan daily --cost-mode auto", comment: "logged costs where tools wrote them"),
+            ],
+            run: { c throws(UsageError) in
+                try ReportCommand.run(c.arguments, period: .day, catalog: c.catalog, environment: c.environment)
+            }),
+        Command(
+            words: ["monthly"], abstract: "scan, then usage per local month, by tool and model, with cost and water",
+            options: [.since, .until, .tool] + view,
+            examples: [Example(command: "unprompt-scan monthly --tool ID --json", comment: "one tool's months, as JSON (`readers list` shows the ids)")],
+            run: { c throws(UsageError) in
+                try ReportCommand.run(c.arguments, period: .month, catalog: c.catalog, environment: c.environment)
+            }),
+        Command(
+            words: ["today"],
+            abstract: "scan, then today: tokens (live for 3 minutes after a scan), cost, water, uses, work and personal",
+            options: view,
+            run: { c throws(UsageError) in try TodayCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
+        Command(
+            words: ["calendar"],
+            abstract: "scan, then a month grid: each day's tokens against the mean of the 30 days before it",
+            options: [.month, .tz, .noScan, .store, .config, .readersDir, .json],
+            examples: [Example(command: "unprompt-scan calendar --month 2026-02", comment: "February's grid; letters with NO_COLOR")],
+            run: { c throws(UsageError) in try CalendarCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
+        Command(
+            words: ["limits"],
+            abstract: "scan, then plan limits: used %, window and countdown to the reset, and the windows derived from use",
+            options: view,
+            run: { c throws(UsageError) in try LimitsCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
+        Command(
+            words: ["snapshot"],
+            abstract: "scan, then one numbers-only JSON document for widgets (docs/snapshot.schema.json)",
+            options: view,
+            run: { c throws(UsageError) in try SnapshotCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
+        Command(
+            words: ["prices"],
+            abstract: "the price table's source, date and SHA-256, your override, and every model in the store with its price row",
+            options: [.store, .json],
+            run: { c in PricesCommand.run(c.arguments, environment: c.environment) }),
+        Command(
+            words: ["watch"],
+            abstract: "scan, then scan again within a second of every change, one line per scan that counted something, until Ctrl-C or SIGTERM",
+            options: [.interval, .store, .readersDir, .json],
+            run: { c throws(UsageError) in try WatchCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
+        Command(
+            words: ["config", "get"], operands: "work-hours", abstract: "show a setting of the settings file",
+            options: [.config, .json],
+            run: { c throws(UsageError) in try ConfigCommand.get(c.arguments, c.operands, environment: c.environment) }),
+        Command(
+            words: ["config", "set"], operands: "work-hours SPEC",
+            abstract: "keep work hours: \"Mon-Fri 09:00-12:30 13:30-18:00; Sat 10:00-14:00\", nights (\"Sun-Thu 22:00-06:00\") or none",
+            options: [.config],
+            examples: [Example(command: "unprompt-scan config set work-hours \"Mon-Fri 09:00-18:00\"", comment: "work hours, in quarter-hours")],
+            run: { c throws(UsageError) in try ConfigCommand.set(c.arguments, c.operands, environment: c.environment) }),
+        Command(
+            words: [], operands: "[PATH...]",
+            abstract: "read every source (or the PATHs, with one --tool) with its descriptor and print what would be counted; writes nothing",
+            options: [.dryRun, .tool, .root, .costMode, .readersDir, .json],
+            examples: [
+                Example(command: "unprompt-scan --dry-run", comment: "every reader, its default locations"),
+                Example(command: "unprompt-scan --dry-run --tool ID --root DIR", comment: "one reader; DIR plays the tool's home"),
+                Example(command: "unprompt-scan --dry-run --tool ID FILE...", comment: "one reader, these files only"),
+            ],
+            run: { c throws(UsageError) in
+                try DryRunCommand.run(c.arguments, paths: c.operands, catalog: c.catalog, environment: c.environment)
+            }),
+        Command(
+            words: ["readers", "list"], abstract: "the descriptors found, with their ids, names and formats",
+            options: [.readersDir, .json],
+            run: { c in ReadersCommand.list(c.catalog, json: c.arguments.has("--json")) }),
+        Command(
+            words: ["readers", "validate"], operands: "FILE...", abstract: "check descriptor files: errors as file:line:col",
+            options: [],
+            examples: [Example(command: "unprompt-scan readers validate readers/my-tool.yaml", comment: "check a new descriptor")],
+            run: { c in ReadersCommand.validate(c.operands) }),
+    ]
+}

@@ -1,0 +1,54 @@
+/// One option of the command line: its name (and the names it is also known by), the value it takes (nil for
+/// a flag), whether it may be given more than once, and one line of help. Each name means one thing in every
+/// command that takes it, so it is declared once, here, and the commands list the ones they take.
+struct Option: Equatable {
+    let name: String
+    var aliases: [String] = []
+    /// The value's placeholder (`PATH`, `ZONE`); nil for a flag.
+    let value: String?
+    var repeatable = false
+    let help: String
+
+    /// `--tz ZONE`, `--tool ID]...` without the brackets: `--tool ID`.
+    var synopsis: String { value.map { name + " " + $0 } ?? name }
+
+    static let store = Option(
+        name: "--store", value: "PATH",
+        help: "the store file (default: ${XDG_DATA_HOME:-~/.local/share}/unprompt/usage.sqlite)")
+    static let tz = Option(
+        name: "--tz", value: "ZONE",
+        help: "the zone days are counted in: an IANA name (Asia/Kolkata) or UTC (default: $TZ, else the system's); never a rescan")
+    static let json = Option(name: "--json", value: nil, help: "print JSON")
+    static let noScan = Option(
+        name: "--no-scan", value: nil, help: "show what the store holds without scanning first (opens it read-only)")
+    static let costMode = Option(
+        name: "--cost-mode", value: "MODE",
+        help: "calculate (default): tokens at API list prices; auto: a tool's logged cost where it logged one; logged: only those")
+    static let config = Option(
+        name: "--config", value: "FILE",
+        help: "the settings file (default: ${XDG_CONFIG_HOME:-~/.config}/unprompt/config.yaml)")
+    static let since = Option(
+        name: "--since", value: "DATE",
+        help: "from this local date, inclusive: YYYY-MM-DD, or YYYY-MM for the month's first day")
+    static let until = Option(
+        name: "--until", value: "DATE",
+        help: "through this local date, inclusive: YYYY-MM-DD, or YYYY-MM for the month's last day")
+    static let tool = Option(
+        name: "--tool", aliases: ["--reader"], value: "ID", repeatable: true,
+        help: "only this tool (repeatable; `unprompt-scan readers list` shows the ids)")
+    static let month = Option(name: "--month", value: "YYYY-MM", help: "the month shown (default: this month)")
+    static let interval = Option(
+        name: "--interval", value: "SECONDS",
+        help: "a full rescan this often, for changes no notification reports (1 to 86400; default: 60)")
+    static let root = Option(name: "--root", value: "DIR", help: "use DIR as the tool's home instead of the descriptor's roots")
+    static let readersDir = Option(
+        name: "--readers-dir", value: "DIR", help: "load descriptors from DIR only, instead of the built-in set and your own")
+    static let dryRun = Option(
+        name: "--dry-run", value: nil, help: "read every source with its descriptor and print what would be counted; writes nothing")
+    static let help = Option(name: "--help", aliases: ["-h"], value: nil, help: "show this help")
+
+    /// Every option of every command.
+    static let all: [Option] = [
+        store, tz, json, noScan, costMode, config, since, until, tool, month, interval, root, readersDir, dryRun, help,
+    ]
+}

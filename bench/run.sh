@@ -30,9 +30,9 @@ AIBURN="$PEER/bin/aiburn"
 REPORT="$REPO_ROOT/bench/report.py"
 RESULTS="$DATA/results"
 
-# The same build as `make run`: on Linux the Swift runtime is linked in (see the Makefile).
-STATIC=""
-[ "$(uname -s)" = Linux ] && STATIC="--static-swift-stdlib"
+# The same build as `make run` (scripts/release-build.sh: on Linux the Swift runtime and the C libraries that have
+# an archive are linked in), in its own scratch path.
+release_build() { STATIC_LIBS_DIR="$BENCH_BUILD/static-libs" bash "$REPO_ROOT/scripts/release-build.sh" "$@"; }
 
 RATIO_GOAL=0.6
 RSS_GOAL_MB=40
@@ -63,15 +63,8 @@ command -v python3 >/dev/null 2>&1 || missing+=(python3)
 if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
 # venv needs ensurepip, which Debian ships separately.
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || apt_install python3-venv
-# Build dependencies of the package (system libraries found through pkg-config).
-missing=()
-command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
-if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
-missing=()
-pkg-config --exists simdjson || missing+=(libsimdjson-dev)
-pkg-config --exists yaml-0.1 || missing+=(libyaml-dev)
-pkg-config --exists sqlite3 || missing+=(libsqlite3-dev)
-if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
+# Build dependencies of the package (system libraries found through pkg-config), as `make deps` installs them.
+bash "$REPO_ROOT/scripts/install-deps.sh" || die "installing the build libraries (scripts/install-deps.sh)"
 command -v swift >/dev/null 2>&1 || die "no swift toolchain on PATH (install one from swift.org; apt has none)"
 
 if [ ! -x "$AIBURN" ]; then
@@ -139,7 +132,7 @@ build_started=$SECONDS
 # Others may edit the checkout while we build; SwiftPM then stops with "was modified during the build".
 # Try again a few times in that case only.
 for attempt in 1 2 3 4; do
-    if swift build -c release $STATIC --package-path "$REPO_ROOT" --scratch-path "$BENCH_BUILD" >"$RESULTS/build.log" 2>&1; then
+    if release_build --package-path "$REPO_ROOT" --scratch-path "$BENCH_BUILD" >"$RESULTS/build.log" 2>&1; then
         break
     fi
     if [ "$attempt" -lt 4 ] && grep -q 'modified during the build' "$RESULTS/build.log"; then
@@ -152,7 +145,7 @@ for attempt in 1 2 3 4; do
 done
 tail -n 1 "$RESULTS/build.log"
 echo "built in $((SECONDS - build_started)) s"
-BIN="$(swift build -c release $STATIC --package-path "$REPO_ROOT" --scratch-path "$BENCH_BUILD" --show-bin-path)/unprompt-scan"
+BIN="$(release_build --package-path "$REPO_ROOT" --scratch-path "$BENCH_BUILD" --show-bin-path)/unprompt-scan"
 [ -x "$BIN" ] || die "no binary at $BIN"
 echo "binary: $BIN"
 

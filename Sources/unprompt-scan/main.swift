@@ -52,6 +52,7 @@ let usage = """
       --root DIR         use DIR as the tool's home instead of the descriptor's roots
       --readers-dir DIR  load descriptors from DIR instead of the built-in set
       --json             print JSON
+      --version          the release, the commit it was built from, the price table's date, the water method
       -h, --help         show this help
 
     exit status: 0 ok, 1 some sources or folders could not be read, 2 usage error, 3 invalid descriptor, 4 store error,
@@ -66,11 +67,12 @@ func main() -> ExitCode {
                 "--reader", "--root", "--readers-dir", "--store", "--since", "--until", "--tz", "--tool", "--interval",
                 "--month", "--config", "--cost-mode",
             ],
-            boolFlags: ["--dry-run", "--json", "--help", "-h", "--no-scan"])
+            boolFlags: ["--dry-run", "--json", "--help", "-h", "--no-scan", "--version"])
         if arguments.has("--help") || arguments.has("-h") {
             print(usage)
             return .success
         }
+        if arguments.has("--version") { return VersionCommand.run(json: arguments.has("--json"), environment: environment) }
         if arguments.words.first == "config" { return try ConfigCommand.run(arguments, environment: environment) }
         let directories = ReaderLocation.directories(flag: try arguments.single("--readers-dir"), environment: environment)
         if arguments.words.first == "readers" {

@@ -15,10 +15,10 @@ Shaped like Claude Code 1.0 to 2.1 (docs/formats/claude-code.md), with every tra
 """
 import json
 import math
-import random
 
+from .base import Corpus
 from .model import Call, Counts
-from .text import BASE62, Pool, Tokens, between, pool_size, code_lines, hex_id, iso, random_id, sentences, uuid4
+from .text import BASE62, Tokens, between, hex_id, iso, random_id, uuid4
 
 RULES = {
     "true": "each request once, at its largest logged copy (the first of equal copies): what a correct reader counts",
@@ -91,17 +91,11 @@ class Session:
         return head + ',"agentId":"%s"' % agent if agent else head
 
 
-class ClaudeCorpus:
+class ClaudeCorpus(Corpus):
     def __init__(self, args, tree, expected):
-        self.a = args
-        self.tree = tree
-        self.e = expected
-        rng = self.rng = random.Random(args.seed)
-        self.code = Pool(rng, code_lines(rng, 20000), "\n", pool_size(args.size_mb))
-        self.prose = Pool(rng, sentences(rng, 10000), " ", 2_000_000)
+        super().__init__(args, tree, expected)
+        rng = self.rng
         self.signature = Tokens(rng, BASE62)
-        self.end = args.end_ms
-        self.start = self.end - int(args.days * 86_400_000)
         names = ("api", "web", "scanner", "usage-bar", "infra", "ml", "docs", "cli", "mobile", "backend", "tools",
                  "sdk", "site", "bot", "core", "data")
         count = args.projects or max(4, min(40, int(args.size_mb / 8) + 3))

@@ -15,11 +15,11 @@ latest call; input includes cached input, output includes reasoning. The traps:
 """
 import json
 import math
-import random
 from datetime import datetime, timezone
 
+from .base import Corpus
 from .model import Call, Counts
-from .text import BASE64URL, Pool, Tokens, between, pool_size, code_lines, escaped, iso, random_id, sentences, uuid7
+from .text import BASE64URL, Tokens, between, escaped, iso, random_id, uuid7
 
 RULES = {
     "true": "each model call once: what a correct reader counts",
@@ -134,17 +134,11 @@ class Rollout:
         self.calls = 0
 
 
-class CodexCorpus:
+class CodexCorpus(Corpus):
     def __init__(self, args, tree, expected):
-        self.a = args
-        self.tree = tree
-        self.e = expected
-        rng = self.rng = random.Random(args.seed)
-        self.code = Pool(rng, code_lines(rng, 20000), "\n", pool_size(args.size_mb), levels=2)
-        self.prose = Pool(rng, sentences(rng, 10000), " ", 2_000_000)
+        super().__init__(args, tree, expected, levels=2)
+        rng = self.rng
         self.encrypted = Tokens(rng, BASE64URL)
-        self.end = args.end_ms
-        self.start = self.end - int(args.days * 86_400_000)
         self.projects = ["/Users/dev/src/%s-%d" % (rng.choice(("api", "web", "cli", "core", "sdk")), i) for i in range(12)]
         self.totals_seen = set()
         self.used = {"primary": 0.0, "secondary": 0.0}

@@ -34,9 +34,12 @@ let package = Package(
         .target(
             name: "UnpromptKit",
             dependencies: ["CYAML", "CSQLite", "CZstd", "CSimdJSON", "CByteScan"]),
+        // `--version` names the commit the binary was built from.
+        .plugin(name: "BuildCommit", capability: .buildTool()),
         .executableTarget(
             name: "unprompt-scan",
-            dependencies: ["UnpromptKit"]),
+            dependencies: ["UnpromptKit"],
+            plugins: ["BuildCommit"]),
         .testTarget(
             name: "UnpromptKitTests",
             dependencies: ["UnpromptKit", "UnpromptTestSupport"]),

@@ -2,8 +2,8 @@
 """Helpers for bench/run.sh (standard library only).
 
   report.py check KIND OURS.json EXPECTED.json [AIBURN.json]
-      KIND is claude or codex. Compares our dry-run totals with the generator's expected totals
-      (exactly, in total and by model) and prints aiburn's totals beside ours for information.
+      KIND is claude or codex. Compares our dry-run totals with the generator's expected totals (rules.true:
+      exactly, in total, by model and by UTC day) and prints aiburn's totals beside ours for information.
       Exit 1 on a mismatch.
   report.py hyperfine HYPERFINE.json...
       Pools the run times of the commands named ours and aiburn over hyperfine exports and prints, in seconds,
@@ -12,7 +12,7 @@
       Prints the median "Maximum resident set size" of GNU time -v outputs, in KiB.
   report.py summary OUT.json META.json ROW.json...
       Prints the summary table and writes OUT.json.
-  report.py store-check KIND STORE.sqlite EXPECTED.json
+  report.py store-check STORE.sqlite EXPECTED.json
       Compares the store's bucket totals with the generator's expected totals, exactly. Exit 1 on a mismatch.
   report.py store-row NAME FILES COLD.json RESCAN.json TIME_V.txt INPROCESS.jsonl
       One row of the store benchmark as JSON: cold scan vs aiburn, rescan with nothing new, peak RSS.
@@ -24,30 +24,6 @@ import statistics
 import sys
 
 FIELDS = ["input", "output", "cacheRead", "cacheWrite5m", "cacheWrite1h", "reasoning"]
-
-
-def expected_claude(e):
-    """Claude `dedup` counts in our field names (Claude logs carry no separate reasoning count)."""
-    return {
-        "input": e["input_tokens"],
-        "output": e["output_tokens"],
-        "cacheRead": e["cache_read_input_tokens"],
-        "cacheWrite5m": e["ephemeral_5m_input_tokens"],
-        "cacheWrite1h": e["ephemeral_1h_input_tokens"],
-        "reasoning": 0,
-    }
-
-
-def expected_codex(e):
-    """Codex `true` counts: input is uncached input, output includes reasoning, no cache writes."""
-    return {
-        "input": e["input_tokens"] - e["cached_input_tokens"],
-        "output": e["output_tokens"],
-        "cacheRead": e["cached_input_tokens"],
-        "cacheWrite5m": 0,
-        "cacheWrite1h": 0,
-        "reasoning": e["reasoning_output_tokens"],
-    }
 
 
 def diff(label, ours, want):
@@ -74,43 +50,24 @@ def check(kind, ours_path, expected_path, aiburn_path=None):
         print("  MISMATCH: no single reader %r in our output" % reader_id)
         return 1
     ours = readers[0]
-    if kind == "claude":
-        section, conv, count_key = exp_doc["dedup"], expected_claude, "messages"
-        section_name = "dedup"
-    else:
-        section, conv, count_key = exp_doc["true"], expected_codex, "events"
-        section_name = "true"
-
-    problems = []
-    want_total = conv(section["total"])
-    problems += diff("total", ours.get("totals", {}), want_total)
-    if ours.get("events") != section["total"][count_key]:
-        problems.append("  total events: ours %s, expected %s (%s)" % (ours.get("events"), section["total"][count_key], count_key))
-    ours_models = ours.get("byModel", {})
-    exp_models = section["by_model"]
-    for model in sorted(set(ours_models) | set(exp_models)):
-        if model not in exp_models:
-            problems.append("  model %s: ours has it, expected has not" % model)
-        elif model not in ours_models:
-            problems.append("  model %s: expected has it, ours has not" % model)
-        else:
-            problems += diff("model %s" % model, ours_models[model], conv(exp_models[model]))
-
-    # By UTC day: informational only (the brief asks for total and by model).
-    day_note = ""
-    exp_days = section.get("by_day_utc")
-    if isinstance(exp_days, dict) and isinstance(ours.get("byDay"), dict):
-        bad = [d for d in sorted(set(exp_days) | set(ours["byDay"]))
-               if d not in exp_days or d not in ours["byDay"] or diff("", ours["byDay"][d], conv(exp_days[d]))]
-        day_note = "by UTC day (information): %s" % ("all %d days equal" % len(exp_days) if not bad
-                                                    else "%d of %d days differ, first %s" % (len(bad), len(exp_days), bad[0]))
+    truth = exp_doc["rules"]["true"]
+    problems = diff("total", ours.get("totals", {}), truth["totals"])
+    if ours.get("events") != truth["events"]:
+        problems.append("  total events: ours %s, expected %s" % (ours.get("events"), truth["events"]))
+    for key, label in (("byModel", "model"), ("byDay", "UTC day")):
+        mine, want = ours.get(key, {}), truth[key]
+        for name in sorted(set(mine) | set(want)):
+            if name not in want:
+                problems.append("  %s %s: ours has it, expected has not" % (label, name))
+            elif name not in mine:
+                problems.append("  %s %s: expected has it, ours has not" % (label, name))
+            else:
+                problems += diff("%s %s" % (label, name), mine[name], want[name])
 
     t = ours.get("totals", {})
     print("  ours:     sources %s, lines %s, events %s, skipped %s" % (
         fmt(ours.get("sources", 0)), fmt(ours.get("lines", 0)), fmt(ours.get("events", 0)),
         json.dumps(ours.get("skipped", {}), separators=(",", ":"))))
-    if day_note:
-        print("  " + day_note)
 
     if aiburn_path:
         try:
@@ -131,14 +88,14 @@ def check(kind, ours_path, expected_path, aiburn_path=None):
             print("  aiburn totals unreadable: %s" % e)
 
     if problems:
-        print("  MISMATCH against expected_totals.json (%s):" % section_name)
+        print("  MISMATCH against expected_totals.json (rules.true):")
         for p in problems[:40]:
             print(p)
         if len(problems) > 40:
             print("  … %d more" % (len(problems) - 40))
         return 1
-    print("  OK: equal to expected_totals.json `%s` in total (%s events) and for all %d models" % (
-        section_name, fmt(ours.get("events", 0)), len(exp_models)))
+    print("  OK: equal to expected_totals.json `rules.true` in total (%s events), for all %d models and all %d days" % (
+        fmt(ours.get("events", 0)), len(truth["byModel"]), len(truth["byDay"])))
     return 0
 
 
@@ -228,7 +185,7 @@ def summary(out_path, meta_path, row_paths):
     return 0
 
 
-def store_check(kind, store_path, expected_path):
+def store_check(store_path, expected_path):
     import sqlite3
     row = sqlite3.connect("file:%s?mode=ro" % store_path, uri=True).execute(
         "SELECT sum(input), sum(output), sum(cache_read), sum(cache_write_5m), sum(cache_write_1h), sum(reasoning), "
@@ -236,8 +193,7 @@ def store_check(kind, store_path, expected_path):
     ours = dict(zip(FIELDS, row[:6]))
     with open(expected_path) as f:
         e = json.load(f)
-    want = expected_claude(e["dedup"]["total"]) if kind == "claude" else expected_codex(e["true"]["total"])
-    events = e["dedup"]["total"]["messages"] if kind == "claude" else e["true"]["total"]["events"]
+    want, events = e["rules"]["true"]["totals"], e["rules"]["true"]["events"]
     problems = diff("store total", ours, want)
     if row[6] != events:
         problems.append("  store events: ours %s, expected %s" % (row[6], events))
@@ -303,8 +259,8 @@ def main(argv):
         return rss(argv[2:])
     if cmd == "summary" and len(argv) >= 4:
         return summary(argv[2], argv[3], argv[4:])
-    if cmd == "store-check" and len(argv) == 5:
-        return store_check(argv[2], argv[3], argv[4])
+    if cmd == "store-check" and len(argv) == 4:
+        return store_check(argv[2], argv[3])
     if cmd == "store-row" and len(argv) == 8:
         return store_row(*argv[2:8])
     if cmd == "store-summary" and len(argv) >= 4:

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Benchmark of `unprompt-scan --dry-run` against the peer `aiburn` (see bench/README.md).
 #
-# Correctness first (exact totals against the generators' expected_totals.json), then wall time
+# Correctness first (exact totals against the corpus generator's expected_totals.json), then wall time
 # (hyperfine, warm page cache, ours and aiburn in the same invocation) and peak RSS (GNU time -v).
 # Goals are printed as information; the script fails only on a correctness mismatch or a tool failure.
 #
 # Environment overrides:
-#   SHARED_DIR    shared/ with bench/gen_*.py            (default: ../shared beside the repo root)
+#   BENCH_LARGE   1: also generate (once) and measure the 3 GB Claude tree   (default: 0)
 #   BENCH_BUILD   SwiftPM scratch path for the release build (default: /tmp/unprompt-bench-build)
 #   BENCH_DATA    corpora and results                     (default: bench-data/ at the repo root)
 #   BENCH_RUNS    hyperfine runs per command              (default: 15)
@@ -17,7 +17,8 @@
 set -euo pipefail
 
 REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-SHARED_DIR="${SHARED_DIR:-$REPO_ROOT/../shared}"
+GENERATOR="$REPO_ROOT/bench/corpus"
+LARGE="${BENCH_LARGE:-0}"
 BENCH_BUILD="${BENCH_BUILD:-/tmp/unprompt-bench-build}"
 DATA="${BENCH_DATA:-$REPO_ROOT/bench-data}"
 RUNS="${BENCH_RUNS:-15}"
@@ -29,9 +30,9 @@ AIBURN="$PEER/bin/aiburn"
 REPORT="$REPO_ROOT/bench/report.py"
 RESULTS="$DATA/results"
 
-# The same build as `make run`: on Linux the Swift runtime is linked in (see the Makefile).
-STATIC=""
-[ "$(uname -s)" = Linux ] && STATIC="--static-swift-stdlib"
+# The same build as `make run` (scripts/release-build.sh: on Linux the Swift runtime and the C libraries that have
+# an archive are linked in), in its own scratch path.
+release_build() { STATIC_LIBS_DIR="$BENCH_BUILD/static-libs" bash "$REPO_ROOT/scripts/release-build.sh" "$@"; }
 
 RATIO_GOAL=0.6
 RSS_GOAL_MB=40
@@ -62,15 +63,8 @@ command -v python3 >/dev/null 2>&1 || missing+=(python3)
 if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
 # venv needs ensurepip, which Debian ships separately.
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || apt_install python3-venv
-# Build dependencies of the package (system libraries found through pkg-config).
-missing=()
-command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
-if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
-missing=()
-pkg-config --exists simdjson || missing+=(libsimdjson-dev)
-pkg-config --exists yaml-0.1 || missing+=(libyaml-dev)
-pkg-config --exists sqlite3 || missing+=(libsqlite3-dev)
-if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
+# Build dependencies of the package (system libraries found through pkg-config), as `make deps` installs them.
+bash "$REPO_ROOT/scripts/install-deps.sh" || die "installing the build libraries (scripts/install-deps.sh)"
 command -v swift >/dev/null 2>&1 || die "no swift toolchain on PATH (install one from swift.org; apt has none)"
 
 if [ ! -x "$AIBURN" ]; then
@@ -90,28 +84,28 @@ echo "hyperfine $HYPERFINE_VERSION, aiburn ${AIBURN_VERSION:-?}, $(swift --versi
 
 # ---------------------------------------------------------------- 2. corpora
 say "2. corpora in $DATA"
-[ -f "$SHARED_DIR/bench/gen_claude_logs.py" ] && [ -f "$SHARED_DIR/bench/gen_codex_logs.py" ] \
-    || die "no generators in $SHARED_DIR/bench (set SHARED_DIR)"
+[ -f "$GENERATOR/__main__.py" ] || die "no corpus generator in $GENERATOR"
 mkdir -p "$DATA" "$RESULTS"
 
 # A tree is complete when its stamp (generator checksum + arguments) matches: it is written only after the
 # generator succeeded, and the tree is built under NAME.tmp and renamed into place.
+GENERATOR_SUM="$(cat "$GENERATOR"/*.py | sha256sum | awk '{print $1}')"
 gen_pids=()
 gen_names=()
-generate() {  # NAME SCRIPT ARGS...
-    local name="$1" script="$SHARED_DIR/bench/$2"; shift 2
+generate() {  # NAME TOOL ARGS...
+    local name="$1"
     local dir="$DATA/$name"
-    local stamp
-    stamp="$(sha256sum "$script" | awk '{print $1}') $(basename "$script") $*"
+    local stamp="$GENERATOR_SUM bench/corpus ${*:2}"
+    shift
     if [ -f "$dir/.bench-complete" ] && [ -f "$dir/expected_totals.json" ] \
         && [ "$(cat "$dir/.bench-complete")" = "$stamp" ]; then
         echo "$name: present ($(du -sm "$dir" | awk '{print $1}') MB), kept"
         return 0
     fi
-    echo "$name: generating ($(basename "$script") $*) …"
+    echo "$name: generating (bench/corpus $*) …"
     rm -rf "$dir.tmp"
     (
-        python3 "$script" --root "$dir.tmp" "$@" >"$DATA/$name.gen.log" 2>&1 \
+        python3 "$GENERATOR" "$1" --root "$dir.tmp" "${@:2}" >"$DATA/$name.gen.log" 2>&1 \
             && printf '%s' "$stamp" >"$dir.tmp/.bench-complete" \
             && rm -rf "$dir" && mv "$dir.tmp" "$dir"
     ) &
@@ -119,9 +113,11 @@ generate() {  # NAME SCRIPT ARGS...
     gen_names+=("$name")
 }
 gen_started=$SECONDS
-generate claude-300 gen_claude_logs.py --total-mb 300 --days 30 --seed 300
-generate codex-300 gen_codex_logs.py --total-mb 300 --days 30 --seed 300
-generate claude-30 gen_claude_logs.py --total-mb 30 --days 30 --seed 30
+generate claude-300 claude --size-mb 300 --days 30 --seed 300
+generate codex-300 codex --size-mb 300 --days 30 --seed 300
+generate claude-30 claude --size-mb 30 --days 30 --seed 30
+# The 3 GB tree is opt-in (about a minute to write, 3 GB of disk, kept like the others once written).
+if [ "$LARGE" = 1 ]; then generate claude-3000 claude --size-mb 3072 --days 30 --seed 3000; fi
 for i in "${!gen_pids[@]}"; do
     wait "${gen_pids[$i]}" || die "generating ${gen_names[$i]} (see $DATA/${gen_names[$i]}.gen.log)"
 done
@@ -136,7 +132,7 @@ build_started=$SECONDS
 # Others may edit the checkout while we build; SwiftPM then stops with "was modified during the build".
 # Try again a few times in that case only.
 for attempt in 1 2 3 4; do
-    if swift build -c release $STATIC --package-path "$REPO_ROOT" --scratch-path "$BENCH_BUILD" >"$RESULTS/build.log" 2>&1; then
+    if release_build --package-path "$REPO_ROOT" --scratch-path "$BENCH_BUILD" >"$RESULTS/build.log" 2>&1; then
         break
     fi
     if [ "$attempt" -lt 4 ] && grep -q 'modified during the build' "$RESULTS/build.log"; then
@@ -149,7 +145,7 @@ for attempt in 1 2 3 4; do
 done
 tail -n 1 "$RESULTS/build.log"
 echo "built in $((SECONDS - build_started)) s"
-BIN="$(swift build -c release $STATIC --package-path "$REPO_ROOT" --scratch-path "$BENCH_BUILD" --show-bin-path)/unprompt-scan"
+BIN="$(release_build --package-path "$REPO_ROOT" --scratch-path "$BENCH_BUILD" --show-bin-path)/unprompt-scan"
 [ -x "$BIN" ] || die "no binary at $BIN"
 echo "binary: $BIN"
 
@@ -326,9 +322,9 @@ json.dump({
     "aiburn": "${AIBURN_VERSION:-unknown}",
     "goals": {"ratio_max": $RATIO_GOAL, "rss_mb_max": $RSS_GOAL_MB},
     "trees": {
-        "claude-300": "gen_claude_logs.py --total-mb 300 --days 30 --seed 300",
-        "codex-300": "gen_codex_logs.py --total-mb 300 --days 30 --seed 300",
-        "claude-30": "gen_claude_logs.py --total-mb 30 --days 30 --seed 30",
+        "claude-300": "bench/corpus claude --size-mb 300 --days 30 --seed 300",
+        "codex-300": "bench/corpus codex --size-mb 300 --days 30 --seed 300",
+        "claude-30": "bench/corpus claude --size-mb 30 --days 30 --seed 30",
     },
     "correctness": "ok",
 }, open(sys.argv[1], "w"), indent=1)
@@ -356,7 +352,7 @@ store_bench() {  # NAME KIND ROOT
     rm -f "$store" "$store-wal" "$store-shm"
     /usr/bin/time -v -o "$RESULTS/time-store-cold-$name.txt" env "HOME=$DATA/.empty-home" "$var=$root" \
         "$BIN" --store "$store" >/dev/null || die "cold scan under time -v on $name"
-    python3 "$REPORT" store-check "$kind" "$store" "$root/expected_totals.json" || die "store totals on $name"
+    python3 "$REPORT" store-check "$store" "$root/expected_totals.json" || die "store totals on $name"
     hyperfine -N --warmup 3 --runs 30 --style basic --export-json "$RESULTS/hyperfine-store-rescan-$name.json" \
         -n rescan "$scan_q" || die "hyperfine (rescan) on $name"
     # The scan's own time, as the scan reports it: what a long-running `watch` pays for a rescan.
@@ -373,3 +369,14 @@ store_bench claude-300 claude "$CLAUDE300"
 store_bench codex-300 codex "$CODEX300"
 python3 "$REPORT" store-summary "$DATA/store-summary.json" "$RESULTS/store-row-claude-300.json" \
     "$RESULTS/store-row-codex-300.json"
+
+# ---------------------------------------------------------------- 9. the 3 GB tree (BENCH_LARGE=1)
+# Correctness, wall time (3 runs each) and peak RSS on ten times the data: RSS should stay flat.
+if [ "$LARGE" = 1 ]; then
+    say "9. the 3 GB Claude tree"
+    mismatch=0
+    check claude-3000 claude "$DATA/claude-3000"
+    [ "$mismatch" = 0 ] || die "totals differ from expected_totals.json on claude-3000"
+    RUNS=3 WARMUP=1 ROUNDS=1 speed claude-3000 claude "$DATA/claude-3000"
+    rss claude-3000 claude "$DATA/claude-3000"
+fi

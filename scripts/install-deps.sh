@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what the build needs when it is missing: pkg-config, libyaml, SQLite, simdjson and zstd headers.
+# Installs what the build and the tests need when it is missing: pkg-config, the libyaml, SQLite, simdjson and zstd
+# development files (the build), and Python 3 with its sqlite3 module (the tests' corpus generator and checkers).
 # Debian/Ubuntu use apt-get (as root, or through sudo); macOS uses Homebrew.
 set -euo pipefail
 
@@ -9,6 +10,7 @@ command -v pkg-config >/dev/null 2>&1 || missing=1
 if [ "$missing" = 0 ]; then
   for m in "${modules[@]}"; do pkg-config --exists "$m" || missing=1; done
 fi
+python3 -c 'import sqlite3' >/dev/null 2>&1 || missing=1
 [ "$missing" = 0 ] && exit 0
 
 case "$(uname -s)" in
@@ -16,13 +18,14 @@ case "$(uname -s)" in
     sudo=""
     [ "$(id -u)" = 0 ] || sudo="sudo"
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq pkg-config libyaml-dev libsqlite3-dev libsimdjson-dev libzstd-dev
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+      pkg-config libyaml-dev libsqlite3-dev libsimdjson-dev libzstd-dev python3
     ;;
   Darwin)
-    brew install pkg-config libyaml sqlite simdjson zstd
+    brew install pkg-config libyaml sqlite simdjson zstd python3
     ;;
   *)
-    echo "install pkg-config, libyaml, sqlite3, simdjson and zstd development files, then retry" >&2
+    echo "install pkg-config, libyaml, sqlite3, simdjson and zstd development files and Python 3, then retry" >&2
     exit 1
     ;;
 esac

@@ -59,8 +59,8 @@ public enum Repository {
         .deletingLastPathComponent().path
     public static var readers: String { root + "/readers" }
     public static var fixtures: String { root + "/Fixtures" }
-    /// `shared/` sits beside the checkout, for developers and CI alike.
-    public static var sharedBench: String { root + "/../shared/bench" }
+    /// The corpus generator (`python3 bench/corpus claude|codex …`, see bench/README.md).
+    public static var corpusGenerator: String { root + "/bench/corpus" }
 }
 
 /// Parsed JSON reduced to values that compare exactly: every number as a Double (token counts fit).
@@ -106,24 +106,24 @@ public indirect enum JSONTree: Equatable, CustomStringConvertible {
     }
 }
 
-/// The bench generators in `shared/bench/`: deterministic log trees with their expected totals.
+/// The corpus generator in `bench/corpus`: deterministic log trees with their expected totals.
 public enum Generator {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
     }
 
-    /// Runs `script` (e.g. `gen_claude_logs.py`) into a new temporary root and returns the root and its
+    /// Writes a `tool` (`claude` or `codex`) tree into a new temporary root and returns the root and its
     /// `expected_totals.json`.
-    public static func run(_ script: String, _ arguments: [String]) throws -> (root: String, expected: JSONTree) {
+    public static func run(_ tool: String, _ arguments: [String]) throws -> (root: String, expected: JSONTree) {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("unprompt-gen-\(UUID().uuidString)").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Repository.sharedBench + "/" + script, "--root", root] + arguments
+        process.arguments = ["python3", Repository.corpusGenerator, tool, "--root", root] + arguments
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw Failure(description: "\(script) exited \(process.terminationStatus)")
+            throw Failure(description: "bench/corpus \(tool) exited \(process.terminationStatus)")
         }
         return (root, try JSONTree(contentsOf: root + "/expected_totals.json"))
     }

@@ -19,8 +19,10 @@ struct Command: Sendable {
         let catalog: ReaderCatalog
     }
 
-    /// The words that name it (`["readers", "list"]`); none for the plain scan. The dry run is named by its flag.
+    /// The words that name it (`["readers", "list"]`); none for the plain scan or a command named by its flag.
     let words: [String]
+    /// The flag that names it instead of words: `--dry-run`, `--version`.
+    var flag: Option? = nil
     /// What may follow, as the synopsis writes it: `[PATH...]`, `FILE...`, `work-hours SPEC`; empty for nothing.
     var operands = ""
     let abstract: String
@@ -29,15 +31,18 @@ struct Command: Sendable {
     let run: @Sendable (Context) throws(UsageError) -> ExitCode
 
     /// How messages name it: `daily`, `readers list`, `unprompt-scan` for the plain scan, `--dry-run`.
-    var title: String { isDryRun ? Option.dryRun.name : words.isEmpty ? "unprompt-scan" : words.joined(separator: " ") }
-    var isDryRun: Bool { options.contains(.dryRun) }
+    var title: String { flag?.name ?? (words.isEmpty ? "unprompt-scan" : words.joined(separator: " ")) }
+    /// How the help lists it: `--dry-run`, `(no command)`, `readers list`.
+    var listedName: String { flag?.name ?? (words.isEmpty ? "(no command)" : words.joined(separator: " ")) }
+    /// The options shown beside its name: every one but its naming flag.
+    var listedOptions: [Option] { options.filter { $0 != flag } }
     /// Commands that read the descriptors take `--readers-dir`.
     var readsDescriptors: Bool { options.contains(.readersDir) }
 
     /// `unprompt-scan daily [--since DATE] [--tool ID]... [--json]`, in parts that a line break may come between.
     var synopsisParts: [String] {
-        let named = isDryRun ? [Option.dryRun.name] : words
-        let shown = options.filter { $0 != .dryRun }.map { "[" + $0.synopsis + "]" + ($0.repeatable ? "..." : "") }
+        let named = flag.map { [$0.name] } ?? words
+        let shown = listedOptions.map { "[" + $0.synopsis + "]" + ($0.repeatable ? "..." : "") }
         // Words a command needs come right after its name; optional ones (`[PATH...]`) after its options.
         if operands.isEmpty { return [(["unprompt-scan"] + named).joined(separator: " ")] + shown }
         if operands.hasPrefix("[") { return [(["unprompt-scan"] + named).joined(separator: " ")] + shown + [operands] }
@@ -117,7 +122,7 @@ extension Command {
             examples: [Example(command: "unprompt-scan config set work-hours \"Mon-Fri 09:00-18:00\"", comment: "work hours, in quarter-hours")],
             run: { c throws(UsageError) in try ConfigCommand.set(c.arguments, c.operands, environment: c.environment) }),
         Command(
-            words: [], operands: "[PATH...]",
+            words: [], flag: .dryRun, operands: "[PATH...]",
             abstract: "read every source (or the PATHs, with one --tool) with its descriptor and print what would be counted; writes nothing",
             options: [.dryRun, .tool, .root, .costMode, .readersDir, .json],
             examples: [
@@ -128,6 +133,11 @@ extension Command {
             run: { c throws(UsageError) in
                 try DryRunCommand.run(c.arguments, paths: c.operands, catalog: c.catalog, environment: c.environment)
             }),
+        Command(
+            words: [], flag: .version,
+            abstract: "the release, the commit it was built from, the price table's date and the water method's version",
+            options: [.version, .json],
+            run: { c in VersionCommand.run(json: c.arguments.has(Option.json.name), environment: c.environment) }),
         Command(
             words: ["readers", "list"], abstract: "the descriptors found, with their ids, names and formats",
             options: [.readersDir, .json],

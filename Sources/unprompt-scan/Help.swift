@@ -39,7 +39,7 @@ enum Help {
             lines += wrapped(command, first: index == 0 ? "usage: " : "       ")
         }
         lines += ["", "commands:"]
-        let names = Command.all.map { $0.isDryRun ? "--dry-run" : $0.words.isEmpty ? "(no command)" : $0.words.joined(separator: " ") }
+        let names = Command.all.map(\.listedName)
         let column = (names.map(\.count).max() ?? 0) + 2
         for (name, command) in zip(names, Command.all) {
             lines.append("  " + name + String(repeating: " ", count: column - name.count) + command.abstract)
@@ -53,7 +53,7 @@ enum Help {
     /// `unprompt-scan COMMAND --help`.
     static func help(_ command: Command) -> String {
         var lines = wrapped(command, first: "usage: ")
-        lines += ["", command.abstract, "", "options:"] + optionLines(command.options.filter { $0 != .dryRun } + [.help])
+        lines += ["", command.abstract, "", "options:"] + optionLines(command.listedOptions + [.help])
         if !command.examples.isEmpty {
             lines += ["", "examples:"]
             let column = (command.examples.map(\.command.count).max() ?? 0) + 2
@@ -65,7 +65,7 @@ enum Help {
     /// The hint under a usage error: the command's synopsis and where its options are listed.
     static func hint(_ command: Command?) -> String {
         guard let command else { return "`unprompt-scan --help` lists the commands and their options" }
-        let help = command.isDryRun ? "unprompt-scan --dry-run --help" : (["unprompt-scan"] + command.words + ["--help"]).joined(separator: " ")
+        let help = (["unprompt-scan"] + (command.flag.map { [$0.name] } ?? command.words) + ["--help"]).joined(separator: " ")
         return "`\(help)` lists what \(command.title) takes"
     }
 
@@ -120,9 +120,9 @@ enum Help {
             ".SH COMMANDS",
         ]
         for command in Command.all {
-            let name = command.isDryRun ? "--dry-run" : command.words.isEmpty ? "(no command)" : command.words.joined(separator: " ")
+            let name = command.listedName
             lines += [".TP", ".B " + roff(name + (command.operands.isEmpty ? "" : " " + command.operands)), roff(command.abstract)]
-            let options = command.options.filter { $0 != .dryRun }.map(\.name)
+            let options = command.listedOptions.map(\.name)
             if !options.isEmpty { lines += [".br", roff("Options: " + options.joined(separator: ", ") + ".")] }
         }
         lines.append(".SH OPTIONS")

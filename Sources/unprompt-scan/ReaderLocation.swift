@@ -32,7 +32,8 @@ enum ReaderLocation {
 /// `<name>/` of the checkout the binary was built from (its source path is known at compile time).
 enum BuiltInData {
     static func directory(_ name: String) -> String? {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        // The running binary itself (argv[0] is only a name when the shell found it on PATH), symlinks resolved.
+        let executable = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).resolvingSymlinksInPath()
         let installed = executable.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("share/unprompt-scan/" + name).path
         if FileManager.default.fileExists(atPath: installed) { return installed }

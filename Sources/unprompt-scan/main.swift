@@ -39,20 +39,20 @@ func main() -> ExitCode {
 
 enum Dispatch {
     /// The command the words name, or nil for `--help` without one (the whole usage, the plain scan's first).
-    /// `--dry-run` names the dry run, which takes no other command: `daily --dry-run` is refused rather than
-    /// read as a dry run of a file named `daily`.
+    /// A flag may name a command (`--dry-run`, `--version`), which then takes no other: `daily --dry-run` is
+    /// refused rather than read as a dry run of a file named `daily`.
     static func command(for arguments: Arguments) throws(UsageError) -> Command? {
         let words = arguments.words
-        if arguments.has(Option.dryRun.name) {
+        if let named = Command.all.first(where: { $0.flag.map { arguments.has($0.name) } ?? false }), let flag = named.flag {
             if let first = words.first, Command.all.contains(where: { $0.words.first == first }) {
-                throw UsageError("--dry-run is a command of its own: `unprompt-scan --dry-run [PATH...]`, or `unprompt-scan \(first)` without it")
+                throw UsageError("\(flag.name) is a command of its own: `unprompt-scan \(flag.name)\(named.operands.isEmpty ? "" : " " + named.operands)`, or `unprompt-scan \(first)` without it")
             }
-            return Command.all.first(where: \.isDryRun)
+            return named
         }
-        let named = Command.all.filter { !$0.isDryRun && !$0.words.isEmpty && words.starts(with: $0.words) }
+        let named = Command.all.filter { $0.flag == nil && !$0.words.isEmpty && words.starts(with: $0.words) }
         if let command = named.max(by: { $0.words.count < $1.words.count }) { return command }
         guard let first = words.first else {
-            return arguments.has(Option.help.name) ? nil : Command.all.first { $0.words.isEmpty && !$0.isDryRun }
+            return arguments.has(Option.help.name) ? nil : Command.all.first { $0.words.isEmpty && $0.flag == nil }
         }
         let group = Command.all.filter { $0.words.first == first }
         if !group.isEmpty {

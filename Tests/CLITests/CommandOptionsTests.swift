@@ -63,13 +63,13 @@ struct CommandOptionsTests {
 
     @Test func everyCommandShowsItsOwnHelp() throws {
         // The plain scan's help is the whole usage, which begins with it.
-        for command in Command.all where !command.words.isEmpty || command.isDryRun {
-            let arguments = (command.isDryRun ? ["--dry-run"] : command.words) + ["--help"]
+        for command in Command.all where !command.words.isEmpty || command.flag != nil {
+            let arguments = (command.flag.map { [$0.name] } ?? command.words) + ["--help"]
             let output = try Binary.run(arguments)
             #expect(output.status == 0, "\(arguments): \(output.stderr)")
             #expect(output.stdout == Help.help(command) + "\n", "\(arguments)")
             #expect(output.stdout.hasPrefix("usage: " + command.synopsisParts[0]), "\(arguments)")
-            for option in command.options where option != .dryRun { #expect(output.stdout.contains(option.synopsis), "\(arguments)") }
+            for option in command.listedOptions { #expect(output.stdout.contains(option.synopsis), "\(arguments)") }
         }
         let usage = try Binary.run(["-h"])
         #expect(usage.status == 0 && usage.stdout == Help.usage + "\n")

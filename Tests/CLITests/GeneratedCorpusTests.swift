@@ -2,16 +2,10 @@ import Foundation
 import Testing
 import UnpromptTestSupport
 
-/// The dry run equals the bench generators' expected totals, to the token, on small corpora of several seeds.
+/// The dry run equals the corpus generator's expected totals (its `true` rule), to the token, on small corpora of
+/// several seeds that hold every trap the generator writes (`--dense`); a naive rule gives other totals there.
 struct GeneratedCorpusTests {
-    static let tokenKeys: [(ours: String, claude: String)] = [
-        ("input", "input_tokens"), ("output", "output_tokens"), ("cacheRead", "cache_read_input_tokens"),
-        ("cacheWrite5m", "ephemeral_5m_input_tokens"), ("cacheWrite1h", "ephemeral_1h_input_tokens"),
-    ]
-
-    func generate(_ script: String, _ arguments: [String]) throws -> (root: String, expected: JSONTree) {
-        try Generator.run(script, arguments)
-    }
+    static let small = ["--size-mb", "2", "--days", "6", "--dense"]
 
     func dryRun(_ reader: String, _ root: String) throws -> JSONTree {
         let output = try Binary.run(["--dry-run", "--reader", reader, "--root", root, "--json"])
@@ -23,69 +17,66 @@ struct GeneratedCorpusTests {
         return readers[0]
     }
 
-    /// Claude expected counts in our key names.
-    func claudeCounts(_ tree: JSONTree?) -> JSONTree {
-        var counts: [String: JSONTree] = ["reasoning": .number(0)]
-        for (ours, theirs) in Self.tokenKeys { counts[ours] = tree?[theirs] ?? .null }
-        return .object(counts)
+    /// Events, totals, by model, by UTC day and plan-limit readings, as the generator counted them.
+    func expectTruth(_ report: JSONTree, _ expected: JSONTree) {
+        let truth = expected["rules"]?["true"]
+        #expect(truth?["events"] != nil, "expected_totals.json lacks rules.true")
+        for key in ["events", "totals", "byModel", "byDay"] {
+            #expect(report[key] == truth?[key], "\(key)")
+        }
+        #expect(report["limitSamples"] == expected["limits"]?["samples"])
+        #expect(report["limits"] == expected["limits"]?["latest"])
     }
 
-    @Test(arguments: [1, 2, 3])
-    func claudeMatchesFirstOccurrenceDedup(seed: Int) throws {
-        let (root, expected) = try generate("gen_claude_logs.py", ["--total-mb", "1.5", "--days", "6", "--seed", "\(seed)"])
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let report = try dryRun("claude-code", root)
-        let dedup = expected["dedup"]
-        #expect(report["totals"] == claudeCounts(dedup?["total"]))
-        #expect(report["events"] == dedup?["total"]?["messages"])
-        guard case .object(let models)? = dedup?["by_model"], case .object(let days)? = dedup?["by_day_utc"] else {
-            Issue.record("expected totals lack by_model or by_day_utc")
+    /// Every trap the generator knows was written at least once.
+    func expectEveryTrap(_ expected: JSONTree) {
+        guard case .object(let traps)? = expected["traps"], !traps.isEmpty else {
+            Issue.record("expected_totals.json lacks traps")
             return
         }
-        #expect(report["byModel"] == .object(models.mapValues(claudeCounts)))
-        #expect(report["byDay"] == .object(days.mapValues(claudeCounts)))
+        for (trap, count) in traps.sorted(by: { $0.key < $1.key }) {
+            #expect(count != .number(0), "the corpus holds no \(trap)")
+        }
+    }
+
+    func totals(_ expected: JSONTree, rule: String) -> JSONTree? { expected["rules"]?[rule]?["totals"] }
+
+    @Test(arguments: [1, 2, 3])
+    func claudeCountsEveryRequestOnce(seed: Int) throws {
+        let (root, expected) = try Generator.run("claude", Self.small + ["--seed", "\(seed)"])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let report = try dryRun("claude-code", root)
+        expectTruth(report, expected)
+        expectEveryTrap(expected)
+        #expect(report["totals"] != totals(expected, rule: "first-copy"))
+        #expect(report["totals"] != totals(expected, rule: "every-line"))
     }
 
     @Test(arguments: [4, 5])
     func claudeKeepsTheLargestStreamingSnapshot(seed: Int) throws {
-        let (root, expected) = try generate(
-            "gen_claude_logs.py", ["--total-mb", "1.5", "--days", "6", "--seed", "\(seed)", "--partial-frac", "0.4"])
+        let (root, expected) = try Generator.run(
+            "claude", Self.small + ["--seed", "\(seed)", "--snapshot-frac", "0.5", "--side-question-frac", "0"])
         defer { try? FileManager.default.removeItem(atPath: root) }
         let report = try dryRun("claude-code", root)
-        let last = expected["dedup_last"]
-        #expect(report["totals"] == claudeCounts(last?["total"]))
-        #expect(report["totals"] != claudeCounts(expected["dedup"]?["total"]), "the corpus has no partial snapshots")
-        guard case .object(let models)? = last?["by_model"] else {
-            Issue.record("expected totals lack dedup_last.by_model")
+        expectTruth(report, expected)
+        // Without side questions the first copy differs from the truth by the snapshots' output alone.
+        guard case .number(let first)? = totals(expected, rule: "first-copy")?["output"],
+            case .number(let counted)? = report["totals"]?["output"]
+        else {
+            Issue.record("no output totals")
             return
         }
-        #expect(report["byModel"] == .object(models.mapValues(claudeCounts)))
-    }
-
-    /// Codex expected counts (input includes cached input) in our disjoint shape.
-    func codexCounts(_ tree: JSONTree?) -> JSONTree {
-        guard case .number(let input)? = tree?["input_tokens"], case .number(let cached)? = tree?["cached_input_tokens"]
-        else { return .null }
-        return .object([
-            "input": .number(input - cached), "cacheRead": .number(cached), "output": tree?["output_tokens"] ?? .null,
-            "reasoning": tree?["reasoning_output_tokens"] ?? .null, "cacheWrite5m": .number(0), "cacheWrite1h": .number(0),
-        ])
+        #expect(counted > first, "the corpus has no partial snapshots")
     }
 
     @Test(arguments: [1, 2, 3])
-    func codexMatchesTrueTotals(seed: Int) throws {
-        let (root, expected) = try generate("gen_codex_logs.py", ["--total-mb", "1.5", "--days", "6", "--seed", "\(seed)"])
+    func codexCountsEveryCallOnce(seed: Int) throws {
+        let (root, expected) = try Generator.run("codex", Self.small + ["--seed", "\(seed)"])
         defer { try? FileManager.default.removeItem(atPath: root) }
         let report = try dryRun("codex", root)
-        let truth = expected["true"]
-        #expect(report["totals"] == codexCounts(truth?["total"]))
-        #expect(report["events"] == truth?["total"]?["events"])
-        guard case .object(let models)? = truth?["by_model"], case .object(let days)? = truth?["by_day_utc"] else {
-            Issue.record("expected totals lack by_model or by_day_utc")
-            return
-        }
-        #expect(report["byModel"] == .object(models.mapValues(codexCounts)))
-        #expect(report["byDay"] == .object(days.mapValues(codexCounts)))
-        #expect(report["totals"] != codexCounts(expected["naive_last_sum"]?["total"]))
+        expectTruth(report, expected)
+        expectEveryTrap(expected)
+        #expect(report["totals"] != totals(expected, rule: "per-file"))
+        #expect(report["totals"] != totals(expected, rule: "last-usage-sum"))
     }
 }

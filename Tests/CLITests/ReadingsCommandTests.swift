@@ -59,16 +59,16 @@ struct ReadingsCommandTests {
         return result
     }
 
-    /// The generator prices each unique message at Anthropic's list prices, 1-hour writes at their own rate
-    /// (`cost_usd.split5m1h`); the store and the dry run give the same per model within $0.000001.
+    /// The generator prices each request at the list prices, 1-hour writes at their own rate (`cost.listUSD`);
+    /// the store and the dry run give the same per model within $0.000001.
     @Test(arguments: [1, 2])
     func generatedClaudeCorpusCostsWhatTheGeneratorSays(seed: Int) throws {
-        let (corpus, expected) = try Generator.run("gen_claude_logs.py", ["--total-mb", "2", "--days", "6", "--seed", "\(seed)"])
+        let (corpus, expected) = try Generator.run("claude", ["--size-mb", "2", "--days", "6", "--seed", "\(seed)", "--dense"])
         defer { try? FileManager.default.removeItem(atPath: corpus) }
-        guard case .object(let split)? = expected["cost_usd"]?["split5m1h"], case .object(let flat)? = expected["cost_usd"]?["flat5m"],
-            split.count == 3
+        guard case .object(let split)? = expected["cost"]?["listUSD"]?["byModel"], split.count >= 3,
+            let flatTotal = number(expected["cost"]?["cacheWritesAt5mUSD"]?["total"])
         else {
-            Issue.record("expected_totals.json lacks cost_usd.split5m1h for three models")
+            Issue.record("expected_totals.json lacks cost.listUSD for three models or more")
             return
         }
         let home = try Home()
@@ -84,7 +84,6 @@ struct ReadingsCommandTests {
             let dry = number(readers[0]["costByModel"]?[model]?["usd"]) ?? .nan
             #expect(abs(dry - want) <= 0.000001, "\(model): dry run \(dry), generator \(want)")
         }
-        let flatTotal = flat.values.compactMap(number).reduce(0, +)
         #expect(abs(stored.values.reduce(0, +) - flatTotal) > 0.01, "the corpus has 1-hour writes, priced at their own rate")
     }
 

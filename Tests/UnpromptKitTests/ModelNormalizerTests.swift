@@ -3,8 +3,8 @@ import UnpromptTestSupport
 import XCTest
 @testable import UnpromptKit
 
-/// Real model ids, as the reference (shared/reference/pricing-and-water.md §4, log-formats.md) shows tools
-/// logging them, and the row of the bundled table (with its overlay and aliases) each is priced with.
+/// Real model ids, as tools log them (docs/formats/), and the row of the bundled table (with its overlay and
+/// aliases) each is priced with.
 final class ModelNormalizerTests: XCTestCase {
     static let realIDs: [(id: String, key: String?)] = [
         // Claude Code / Anthropic API: dated and undated.

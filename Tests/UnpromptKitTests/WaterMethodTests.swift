@@ -3,7 +3,7 @@ import UnpromptTestSupport
 import XCTest
 @testable import UnpromptKit
 
-/// The water method against the worked examples of docs/METHOD.md (from the reference's §6.2).
+/// The water method against the worked examples of docs/METHOD.md.
 final class WaterMethodTests: XCTestCase {
     static var method: WaterMethod {
         get throws { try WaterMethod.load(path: Repository.root + "/water/water-method-v1.json") }

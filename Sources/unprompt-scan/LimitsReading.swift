@@ -31,13 +31,13 @@ struct LimitsReading {
         let since = context.now - FiveHourWindow.lookbackMilliseconds
         for (tool, resetWindow) in derived {
             let rows = try store.buckets(
-                fromQuarter: CivilDate.floorDivide(since, UsageStore.quarterMilliseconds),
-                toQuarter: CivilDate.floorDivide(context.now, UsageStore.quarterMilliseconds) + 1, tool: tool)
+                fromQuarter: CivilDate.floorDivide(since, Bucket.quarterMilliseconds),
+                toQuarter: CivilDate.floorDivide(context.now, Bucket.quarterMilliseconds) + 1, tool: tool)
             let resets = try store.limitSamples(tool: tool, window: resetWindow, since: since - FiveHourWindow.length)
                 .filter { $0.time <= context.now }
                 .compactMap { sample in sample.resetsAt.map { (loggedAt: sample.time, resetsAt: $0) } }
             if let window = FiveHourWindow.current(rows: rows, resets: resets, now: context.now) {
-                let inWindow = rows.filter { $0.quarter * UsageStore.quarterMilliseconds >= window.start }
+                let inWindow = rows.filter { $0.quarter * Bucket.quarterMilliseconds >= window.start }
                 windows.append(Window(tool: tool, window: window, cost: context.readings.pricer.reading(of: inWindow)))
             }
         }

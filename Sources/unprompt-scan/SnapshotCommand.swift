@@ -110,7 +110,7 @@ enum SnapshotCommand {
     }
 
     static func dayStart(_ day: Int64, _ context: ViewContext) -> JSON {
-        .integer(context.calendar.firstQuarter(ofDay: day) * UsageStore.quarterMilliseconds)
+        .integer(context.calendar.firstQuarter(ofDay: day) * Bucket.quarterMilliseconds)
     }
 
     /// `{"usd", "unpricedTokens", "approximateTokens"}`: `usd` at API list prices (logged costs as the cost

@@ -45,11 +45,11 @@ enum TodaySummary {
             // A measurement after the clock's moment did not exist yet then.
             measuredAt = try store.measuredAt().flatMap { $0 <= context.now ? $0 : nil }
             if let measuredAt {
-                let quarter = CivilDate.floorDivide(measuredAt, UsageStore.quarterMilliseconds)
+                let quarter = CivilDate.floorDivide(measuredAt, Bucket.quarterMilliseconds)
                 pace = LiveEstimate.pace(of: try store.buckets(fromQuarter: quarter - 1, toQuarter: quarter + 1), measuredAt: measuredAt)
             }
         }
-        let dayStart = calendar.firstQuarter(ofDay: day) * UsageStore.quarterMilliseconds
+        let dayStart = calendar.firstQuarter(ofDay: day) * Bucket.quarterMilliseconds
         var estimate = LiveEstimate.Reading(tokens: reading.tokens, live: false)
         if let measuredAt {
             // Measured on an earlier day, the count is that day's: the estimate of today does not use it.

@@ -80,8 +80,8 @@ final class LineReaderTests: XCTestCase {
         return path
     }
 
-    func reader(_ d: Descriptor) -> LineReader {
-        LineReader(input: CompiledInput(d.inputs[0], descriptor: d), timeZone: utc)
+    func reader(_ d: Descriptor) -> any SourceReader {
+        SourceReaders.make(CompiledInput(d.inputs[0], descriptor: d), timeZone: utc)
     }
 
     func read(
@@ -780,8 +780,7 @@ final class LineReaderTests: XCTestCase {
               \(Self.plainCounting)
             """)
         let path = write("l.jsonl", #"{"ts":"2024-01-01 22:04:05","in":1}"# + "\n")
-        let zoned = LineReader(
-            input: CompiledInput(d.inputs[0], descriptor: d), timeZone: TimeZone(identifier: "America/New_York")!)
+        let zoned = SourceReaders.make(CompiledInput(d.inputs[0], descriptor: d), timeZone: TimeZone(identifier: "America/New_York")!)
         let result = try zoned.read(path: path, sourceKey: "k", from: 0, state: SourceState())
         XCTAssertEqual(result.events.map(\.time), [Self.t0])
     }

@@ -40,7 +40,7 @@ final class SQLiteDecompressTests: XCTestCase {
         let database = try Database(path: path, options: [.readWrite, .create])
         try database.execute("CREATE TABLE t (n INTEGER, t INTEGER, kind TEXT, data BLOB)")
         for (n, value) in rows { try database.execute("INSERT INTO t VALUES (\(n), 1000, 'x', \(value))") }
-        return try SQLiteSourceReader(input: CompiledInput(d.inputs[0], descriptor: d), timeZone: TimeZone(identifier: "UTC")!)
+        return try SourceReaders.make(CompiledInput(d.inputs[0], descriptor: d), timeZone: TimeZone(identifier: "UTC")!)
             .read(path: path, sourceKey: "k", from: 0, state: SourceState())
     }
 

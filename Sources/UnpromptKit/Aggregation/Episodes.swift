@@ -32,7 +32,7 @@ public enum Episodes {
     public static func activity(of times: some Sequence<Int64>) -> [ActivityQuarter] {
         var spans: [Int64: (first: Int64, last: Int64)] = [:]
         for time in times {
-            let quarter = CivilDate.floorDivide(time, UsageStore.quarterMilliseconds)
+            let quarter = CivilDate.floorDivide(time, Bucket.quarterMilliseconds)
             if let span = spans[quarter] {
                 spans[quarter] = (min(span.first, time), max(span.last, time))
             } else {

@@ -199,9 +199,9 @@ public final class JSONParser {
     }
 }
 
-/// JSON pointers looked up together, each shared prefix walked once: see `JSONParser.extract`.
-/// Immutable, so one set may serve parsers on several threads.
-public final class JSONPathSet: @unchecked Sendable {
+/// JSON pointers looked up together, each shared prefix walked once: see `JSONParser.extract`. It holds a C
+/// object, so each reader builds its own (from `CompiledInput.rootPointers`) and none crosses threads.
+public final class JSONPathSet {
     fileprivate let raw: OpaquePointer
     public let count: Int
 

@@ -165,6 +165,10 @@ struct RecordExtractor {
                 // A zeroed total (Codex's context-window fill) is not a reset of the running count.
                 result.skip(SkipReason.zeroUsage, line: line)
                 return
+            } else if state.runningTotalsLost, state.baselines[key] == nil {
+                state.baselines[key] = raw
+                result.skip(SkipReason.lostRunningTotal, line: line)
+                return
             } else {
                 let previous = state.baselines[key] ?? RawTokens()
                 state.baselines[key] = raw

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A field path compiled for the parser: the JSON pointer to look up, and where to start.
-struct CompiledPath {
+struct CompiledPath: Sendable {
     let pointer: JSONPointer
     let fromRoot: Bool
     /// When the path runs through a `decode` field: the index of that field, and the pointer inside it.
@@ -120,8 +120,8 @@ extension FieldValue {
 }
 
 /// A value spec compiled: alternatives tried in order, then an optional capture.
-final class CompiledValue {
-    enum Source {
+final class CompiledValue: Sendable {
+    enum Source: Sendable {
         case path(CompiledPath)
         case variable(String)
         case entryKey
@@ -166,7 +166,7 @@ final class CompiledValue {
 }
 
 /// A lookup compiled: the array, the element fields and the record values they must equal, and the field read.
-final class CompiledLookup {
+final class CompiledLookup: Sendable {
     let array: CompiledPath
     let match: [(field: JSONPointer, value: CompiledValue)]
     let path: JSONPointer
@@ -199,40 +199,31 @@ final class CompiledLookup {
     }
 }
 
-final class CompiledCondition {
+final class CompiledCondition: Sendable {
     let path: CompiledPath
-    let anyOf: [Condition.Literal]
-    let present: Bool?
-    let matches: NSRegularExpression?
-    let lessThan: Double?
+    let test: Condition.Test
 
-    init(
-        path: CompiledPath, anyOf: [Condition.Literal], present: Bool?, matches: NSRegularExpression?, lessThan: Double?
-    ) {
+    init(path: CompiledPath, test: Condition.Test) {
         self.path = path
-        self.anyOf = anyOf
-        self.present = present
-        self.matches = matches
-        self.lessThan = lessThan
+        self.test = test
     }
 
     func holds(in context: RecordContext) -> Bool {
         let value = context.lookup(path)
-        if let present {
-            let isPresent = value.map { !$0.isNull } ?? false
-            return isPresent == present
-        }
-        guard let value else { return false }
-        if let lessThan {
-            guard let number = value.double else { return false }
-            return number < lessThan
-        }
-        if let matches {
-            guard !value.isNull else { return false }
+        switch test {
+        case .present(let present):
+            return (value.map { !$0.isNull } ?? false) == present
+        case .lessThan(let bound):
+            guard let number = value?.double else { return false }
+            return number < bound
+        case .matches(let pattern):
+            guard let value, !value.isNull else { return false }
             let text = value.text
-            return matches.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            return pattern.regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        case .equals(let literals):
+            guard let value else { return false }
+            return literals.contains { value.equals($0) }
         }
-        return anyOf.contains { value.equals($0) }
     }
 }
 

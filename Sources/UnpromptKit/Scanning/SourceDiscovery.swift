@@ -20,7 +20,7 @@ public struct DiscoveryProblem: Error, Sendable, Equatable {
 /// matched. A file reached twice (two roots, or a link) is listed once, by device and inode. Symbolic links
 /// to files are followed; links to directories are not, so a walk cannot loop. A source with a `list`
 /// walks each directory its list file names instead of the root (`SourceListReader`).
-public struct SourceDiscovery {
+public struct SourceDiscovery: Sendable {
     public let environment: [String: String]
     public let home: String
     /// Replaces every source's root, for `--root DIR`.

@@ -31,6 +31,8 @@ struct RecordContext {
     var variables: [String: String]
     /// Parsed `decode` fields, by index; nil where the field is absent or not JSON.
     var decoded: [(JSONParser, JSONRef)?]
+    /// A `decode` field holds a string that is not JSON.
+    var malformedDecode = false
 
     func lookup(_ path: CompiledPath) -> FieldValue? {
         if let decodedPath = path.decoded {

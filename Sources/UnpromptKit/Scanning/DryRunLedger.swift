@@ -32,6 +32,8 @@ final class DryRunLedger: ScanLedger {
 
     private let tally = Locked(Tally())
 
+    var keepsCheckpoints: Bool { false }
+
     /// Each dry run has its own ledger: nothing to wait for.
     func lockForScan() -> ScanLease { ScanLease {} }
 

@@ -9,10 +9,10 @@ struct PlannedRead: Sendable {
     let size: Int64
 }
 
-/// A read that finished: what it found, and the checkpoint to record with it.
+/// A read that finished: what it found, and the checkpoint to record with it (none for a ledger that keeps none).
 struct CompletedRead: Sendable {
     let result: SourceReadResult
-    let checkpoint: Checkpoint
+    let checkpoint: Checkpoint?
     let start: Int64
     /// The saved reader state did not decode, so the source was read from the start with an empty state.
     let stateWasDamaged: Bool
@@ -35,6 +35,7 @@ struct ReadPass<Ledger: ScanLedger> {
                 ledger: ledger, report: report, numberedFrom: first, total: work.count,
                 totalBytes: work.reduce(0) { $0 + $1.size }, progress: progress))
         let zone = timeZone
+        let fingerprint = ledger.keepsCheckpoints
         OrderedWorkPool.run(
             count: work.count, threads: workers,
             workerState: { [ObjectIdentifier: any SourceReader]() },
@@ -42,7 +43,7 @@ struct ReadPass<Ledger: ScanLedger> {
                 let plan = work[index]
                 let reader = readers[ObjectIdentifier(plan.rules)] ?? SourceReaders.make(plan.rules, timeZone: zone)
                 readers[ObjectIdentifier(plan.rules)] = reader
-                return (plan, Self.read(plan, with: reader))
+                return (plan, Self.read(plan, with: reader, recordingCheckpoint: fingerprint))
             },
             inOrder: { finished in queue.withLock { $0.add(finished) } })
         report = try queue.withLock { queue throws(Ledger.Failure) in try queue.finish() }
@@ -55,7 +56,9 @@ struct ReadPass<Ledger: ScanLedger> {
     /// guessed at: the source is read from the start with an empty state, identities keep what was counted
     /// before from counting again, and running totals that the empty state cannot continue are not counted
     /// (`SourceState.runningTotalsLost`).
-    static func read(_ plan: PlannedRead, with reader: any SourceReader) -> Result<CompletedRead, SourceReadError> {
+    static func read(_ plan: PlannedRead, with reader: any SourceReader, recordingCheckpoint: Bool)
+        -> Result<CompletedRead, SourceReadError>
+    {
         let fd = open(plan.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failure(SourceReadError(errno: errno, operation: "open")) }
         defer { close(fd) }
@@ -78,7 +81,9 @@ struct ReadPass<Ledger: ScanLedger> {
         }
         do {
             let result = try reader.read(fd: fd, path: plan.path, sourceKey: plan.key, from: start, state: state)
-            let checkpoint = try SourceFingerprint.checkpoint(fd: fd, before: before, end: result.endOffset, state: result.state)
+            let checkpoint =
+                recordingCheckpoint
+                ? try SourceFingerprint.checkpoint(fd: fd, before: before, end: result.endOffset, state: result.state) : nil
             return .success(CompletedRead(result: result, checkpoint: checkpoint, start: start, stateWasDamaged: damaged))
         } catch {
             return .failure(error)
@@ -173,7 +178,7 @@ private struct CommitQueue<Ledger: ScanLedger>: Sendable {
                 source: number, line: 0,
                 "its saved reader state was damaged: read again from the start (what was counted before counts once)")
         }
-        report.bytesRead += read.checkpoint.offset - read.start
+        report.bytesRead += read.result.endOffset - read.start
         report.lines += read.result.lines
         report.records += read.result.records
         report.counted += done.counted

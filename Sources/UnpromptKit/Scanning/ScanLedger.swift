@@ -8,6 +8,9 @@
 public protocol ScanLedger<Failure>: Sendable {
     associatedtype Failure: Error
 
+    /// False for a ledger that keeps no checkpoint (a dry run's): its reads then record none, and save the
+    /// hashing and the encoding of the reader's state that recording one costs on every source.
+    var keepsCheckpoints: Bool { get }
     /// Makes the caller's scan the only one of this ledger (the store: across processes too) until the lease
     /// is released; waits while another holds it.
     func lockForScan() throws(Failure) -> ScanLease
@@ -39,9 +42,10 @@ public struct SourceCommit: Sendable {
     public let expected: Checkpoint?
     public let events: [TokenEvent]
     public let limits: [LimitSample]
-    public let checkpoint: Checkpoint
+    /// Where the read stopped; nil only for a ledger that keeps no checkpoint.
+    public let checkpoint: Checkpoint?
 
-    public init(sourceKey: String, expected: Checkpoint?, events: [TokenEvent], limits: [LimitSample], checkpoint: Checkpoint) {
+    public init(sourceKey: String, expected: Checkpoint?, events: [TokenEvent], limits: [LimitSample], checkpoint: Checkpoint?) {
         self.sourceKey = sourceKey
         self.expected = expected
         self.events = events

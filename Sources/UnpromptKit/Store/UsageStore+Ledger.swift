@@ -4,6 +4,8 @@ import Foundation
 extension UsageStore: ScanLedger {
     public typealias Failure = StoreError
 
+    public var keepsCheckpoints: Bool { true }
+
     /// The store's lock: one scan at a time per store, across processes (`StoreLock`).
     public func lockForScan() throws(StoreError) -> ScanLease {
         let lock = try StoreLock(storePath: path)
@@ -109,7 +111,8 @@ extension UsageStore: ScanLedger {
                 SQLValue(limit.windowMinutes), SQLValue(limit.resetsAt),
             ])
         }
-        try save(read.checkpoint, for: read.sourceKey, to: database)
+        guard let checkpoint = read.checkpoint else { preconditionFailure("the store keeps checkpoints: every read has one") }
+        try save(checkpoint, for: read.sourceKey, to: database)
         return outcome
     }
 

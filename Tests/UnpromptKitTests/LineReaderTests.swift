@@ -522,6 +522,33 @@ final class LineReaderTests: XCTestCase {
         XCTAssertEqual(result.records, 1, "a field that is not JSON text leaves its values absent")
     }
 
+    /// A matched record whose `decode` field is a string that is not JSON is malformed: skipped, counted and
+    /// listed, not read as a record without usage. The descriptor's own skips are tried first.
+    func testEmbeddedTextThatIsNotJSONIsAMalformedRecord() throws {
+        let d = try descriptor(records: """
+            - name: d
+              decode: [text]
+              match: { type: usage }
+              skip:
+                empty: { text: "" }
+              time: ts
+              tokens: { input: text.tokensIn }
+              \(Self.plainCounting)
+            """)
+        let lines = [
+            #"{"ts":"\#(Self.ts)","type":"usage","text":"{\"tokensIn\":12}"}"#,
+            #"{"ts":"\#(Self.ts)","type":"usage","text":"{\"tokensIn\":"}"#,
+            #"{"ts":"\#(Self.ts)","type":"usage","text":""}"#,
+            #"{"ts":"\#(Self.ts)","type":"usage"}"#,
+            #"{"ts":"\#(Self.ts)","type":"other","text":"not json, and not this rule's"}"#,
+        ]
+        let result = try read(d, write("m.jsonl", lines.joined(separator: "\n") + "\n"))
+        XCTAssertEqual(inputs(result), [12])
+        XCTAssertEqual(result.records, 4)
+        XCTAssertEqual(result.skipped, [SkipReason.malformedEmbeddedJSON: 1, "empty": 1, SkipReason.noUsage: 1])
+        XCTAssertEqual(result.problems, [ReadProblem(line: 2, reason: SkipReason.malformedEmbeddedJSON)])
+    }
+
     func testFirstMatchingRuleWins() throws {
         let d = try descriptor(records: """
             - name: first

@@ -41,11 +41,13 @@ let package = Package(
             name: "UnpromptKitTests",
             dependencies: ["UnpromptKit", "UnpromptTestSupport"]),
         .target(
-            name: "UnpromptTestSupport"),
-        // Both run the built binary, as a person would.
+            name: "UnpromptTestSupport",
+            dependencies: ["UnpromptKit"]),
+        // Both run the built binary, as a person would; the fixture cases also go through the library's scan
+        // into a store (UnpromptTestSupport's FixtureStoreRun).
         .testTarget(
             name: "ReaderFixtureTests",
-            dependencies: ["unprompt-scan", "UnpromptTestSupport"]),
+            dependencies: ["unprompt-scan", "UnpromptKit", "UnpromptTestSupport"]),
         .testTarget(
             name: "CLITests",
             dependencies: ["unprompt-scan", "UnpromptTestSupport"]),

@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
@@ -54,3 +54,19 @@ let package = Package(
     ],
     cxxLanguageStandard: .cxx17
 )
+
+// What every Swift target is built with (after swift-log's Package.swift): the compiler, not habit, holds these.
+let strictSettings: [SwiftSetting] = [
+    // Swift 6: data races are compile errors; what crosses threads is Sendable as the compiler checks it.
+    .swiftLanguageMode(.v6),
+    // SE-0335: an existential is spelled `any P`, so its cost shows where it is used.
+    .enableUpcomingFeature("ExistentialAny"),
+    .treatWarning("ExistentialAny", as: .error),
+    // SE-0444: a file sees a module's members only when it imports that module itself.
+    .enableUpcomingFeature("MemberImportVisibility"),
+    // Every public type says whether it is Sendable (what `-require-explicit-sendable` asked for).
+    .treatWarning("ExplicitSendable", as: .error),
+]
+for target in package.targets where target.type != .system && !["CSimdJSON", "CByteScan"].contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
+}

@@ -15,7 +15,7 @@ import UnpromptKit
 /// part, scanned, then given the rest. Cutting every file on its own would make histories no tool writes (a
 /// fork's or a sidechain's replay of a record before the record itself), in which which copy counts may
 /// rightly differ.
-public struct FixtureStoreRun {
+public struct FixtureStoreRun: Sendable {
     /// What a store holds that a case's `expected.json` also says.
     public static let storedKeys = ["events", "totals", "byModel", "byDay", "loggedCost", "limits"]
 
@@ -35,7 +35,7 @@ public struct FixtureStoreRun {
         self.zone = zone
     }
 
-    public struct Whole {
+    public struct Whole: Sendable {
         public let figures: [String: JSONTree]
         /// The scan with nothing new, and the store's figures after it.
         public let again: ScanReport
@@ -62,7 +62,7 @@ public struct FixtureStoreRun {
 
     /// Where the case was cut: in which file, and where in it (a byte offset, or for a `.sql` script the
     /// number of statements applied first), with the files before it whole and the ones after it absent.
-    public struct Cut: CustomStringConvertible {
+    public struct Cut: Sendable, CustomStringConvertible {
         public let file: String
         public let at: Int
         public let of: Int

@@ -46,7 +46,7 @@ public struct StoreTotals: Equatable, Sendable, CustomStringConvertible {
 /// The store file and its `-wal` are first copied aside and the copy is read, so reading never changes
 /// the store: it neither checkpoints nor recovers its write-ahead log in place (a crash test must leave
 /// that to the next scan). Call it only while no scan is writing the store.
-public enum StoreReader {
+public enum StoreReader: Sendable {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
     }
@@ -148,7 +148,7 @@ extension StoreReader {
 }
 
 /// Runs a Python 3 script from the standard library only.
-public enum Python {
+public enum Python: Sendable {
     public static func run(_ script: String, arguments: [String] = []) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -171,7 +171,7 @@ public enum Python {
 }
 
 /// A run of the binary that the test can watch, wait for or kill.
-public final class BinaryRun: @unchecked Sendable {
+public final class BinaryRun: Sendable {
     public let process: Process
     private let out: Pipe?
     private let err: Pipe?

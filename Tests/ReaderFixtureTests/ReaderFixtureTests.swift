@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UnpromptKit
 import UnpromptTestSupport
 
 extension FixtureCase: CustomTestStringConvertible {

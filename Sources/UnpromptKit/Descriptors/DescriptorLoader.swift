@@ -5,7 +5,7 @@ import Foundation
 /// Unknown keys, wrong types, missing keys, duplicate keys, bad globs, bad field paths and bad patterns are
 /// all errors at `file:line:col`. Nothing is defaulted silently: the few defaults are documented in
 /// CONTRIBUTING.md, and every choice that changes a count (counting rules, which copy to keep) is required.
-public enum DescriptorLoader {
+public enum DescriptorLoader: Sendable {
     /// Loads a descriptor file, whose name must be its id: `readers/codex.yaml` declares `id: codex`.
     public static func load(path: String) throws(DescriptorError) -> Descriptor {
         let text: String

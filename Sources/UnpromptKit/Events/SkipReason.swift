@@ -1,6 +1,6 @@
 /// The reasons a reader, the deduplicator or the scanner skips a record, a line or a saved state, as counted
 /// in reports. A descriptor's own `skip` reasons may not reuse these names, so every count means one thing.
-public enum SkipReason {
+public enum SkipReason: Sendable {
     public static let malformedJSON = "malformed-json"
     public static let lineTooLong = "line-too-long"
     public static let documentTooLarge = "document-too-large"

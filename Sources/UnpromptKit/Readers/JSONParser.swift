@@ -231,7 +231,7 @@ public final class JSONPathSet {
 }
 
 /// Byte counting over raw buffers.
-public enum ByteCount {
+public enum ByteCount: Sendable {
     /// The number of bytes in `buffer` equal to `byte` (e.g. newlines in a read buffer).
     public static func count(_ byte: UInt8, in buffer: UnsafeRawBufferPointer) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
@@ -259,3 +259,15 @@ extension JSONParser {
         }
     }
 }
+
+/// Not `Sendable`: It owns a C parser and its buffers: one per reader, never shared.
+@available(*, unavailable)
+extension JSONParser: Sendable {}
+
+/// Not `Sendable`: It owns a C object: each reader builds its own.
+@available(*, unavailable)
+extension JSONPathSet: Sendable {}
+
+/// Not `Sendable`: It points into its parser's buffers.
+@available(*, unavailable)
+extension JSONValue: Sendable {}

@@ -114,3 +114,7 @@ public final class Pricer {
         return (usd, approximate)
     }
 }
+
+/// Not `Sendable`: It caches resolutions as it prices: one per view.
+@available(*, unavailable)
+extension Pricer: Sendable {}

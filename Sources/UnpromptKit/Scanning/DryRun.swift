@@ -73,7 +73,7 @@ public struct DryRun: Sendable {
 }
 
 /// The opaque name of a source in the store and in identities: a hash of its path, never the path.
-public enum SourceKey {
+public enum SourceKey: Sendable {
     public static func of(path: String) -> String {
         var hasher = IdentityHasher()
         hasher.combine(path)

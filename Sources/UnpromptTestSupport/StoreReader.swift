@@ -60,9 +60,8 @@ public enum StoreReader: Sendable {
         return result
     }
 
-    /// Totals per `tool/model`.
-    public static func totalsByModel(store: String) throws -> [String: StoreTotals] {
-        guard FileManager.default.fileExists(atPath: store) else { return [:] }
+    /// Runs `body` on a copy of the store (and of its `-wal`), so reading it changes nothing.
+    static func onACopy<T>(of store: String, _ body: (String) throws -> T) throws -> T {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("unprompt-store-read-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: copy) }
@@ -71,6 +70,12 @@ public enum StoreReader: Sendable {
         if FileManager.default.fileExists(atPath: store + "-wal") {
             try FileManager.default.copyItem(atPath: store + "-wal", toPath: copied + "-wal")
         }
+        return try body(copied)
+    }
+
+    /// Totals per `tool/model`.
+    public static func totalsByModel(store: String) throws -> [String: StoreTotals] {
+        guard FileManager.default.fileExists(atPath: store) else { return [:] }
         let script = """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
@@ -81,7 +86,7 @@ public enum StoreReader: Sendable {
                 "sum(cache_write_1h), sum(reasoning), sum(events) FROM buckets GROUP BY tool, model ORDER BY tool, model"):
                 print("\\t".join(str(v) for v in row))
             """
-        let output = try Python.run(script, arguments: [copied])
+        let output = try onACopy(of: store) { copied in try Python.run(script, arguments: [copied]) }
         var result: [String: StoreTotals] = [:]
         for line in output.split(separator: "\n") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -100,14 +105,6 @@ extension StoreReader {
     /// `expected.json`): `events`, `totals`, `byModel`, `byDay` (UTC), `loggedCost` and `limits` (the latest
     /// sample of each window). Read, like `totals`, from a copy, with Python's `sqlite3`.
     public static func figures(store: String, tool: String) throws -> [String: JSONTree] {
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("unprompt-store-read-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: copy) }
-        let copied = copy.appendingPathComponent("store.sqlite").path
-        try FileManager.default.copyItem(atPath: store, toPath: copied)
-        if FileManager.default.fileExists(atPath: store + "-wal") {
-            try FileManager.default.copyItem(atPath: store + "-wal", toPath: copied + "-wal")
-        }
         let script = """
             import sqlite3, sys, json, datetime
             db = sqlite3.connect(sys.argv[1])
@@ -140,7 +137,8 @@ extension StoreReader {
             print(json.dumps({"events": events, "totals": totals, "byModel": by_model, "byDay": by_day,
                               "loggedCost": nanos / 1e9, "limits": limits}))
             """
-        guard case .object(let figures) = try JSONTree(parsing: try Python.run(script, arguments: [copied, tool])) else {
+        let output = try onACopy(of: store) { copied in try Python.run(script, arguments: [copied, tool]) }
+        guard case .object(let figures) = try JSONTree(parsing: output) else {
             throw Failure(description: "the store's figures are not an object")
         }
         return figures

@@ -201,28 +201,62 @@ final class CompiledLookup: Sendable {
     }
 }
 
+/// A condition compiled. The descriptor's `Condition.Test` is a sum type; here its parts are kept apart, beside a
+/// kind without a payload, because this runs for every line: switching over the test itself copies its payload
+/// (a string and a regex, or an array) each time, which measurably slowed a dry run.
 final class CompiledCondition: Sendable {
+    private enum Kind {
+        case equals
+        case present
+        case absent
+        case matches
+        case lessThan
+    }
+
     let path: CompiledPath
-    let test: Condition.Test
+    private let kind: Kind
+    private let literals: [Condition.Literal]
+    private let regex: NSRegularExpression?
+    private let bound: Double
 
     init(path: CompiledPath, test: Condition.Test) {
         self.path = path
-        self.test = test
+        var literals: [Condition.Literal] = []
+        var regex: NSRegularExpression?
+        var bound = 0.0
+        switch test {
+        case .equals(let values):
+            kind = .equals
+            literals = values
+        case .present(let present):
+            kind = present ? .present : .absent
+        case .matches(let pattern):
+            kind = .matches
+            regex = pattern.regex
+        case .lessThan(let number):
+            kind = .lessThan
+            bound = number
+        }
+        self.literals = literals
+        self.regex = regex
+        self.bound = bound
     }
 
     func holds(in context: RecordContext) -> Bool {
         let value = context.lookup(path)
-        switch test {
-        case .present(let present):
-            return (value.map { !$0.isNull } ?? false) == present
-        case .lessThan(let bound):
+        switch kind {
+        case .present:
+            return value.map { !$0.isNull } ?? false
+        case .absent:
+            return !(value.map { !$0.isNull } ?? false)
+        case .lessThan:
             guard let number = value?.double else { return false }
             return number < bound
-        case .matches(let pattern):
-            guard let value, !value.isNull else { return false }
+        case .matches:
+            guard let value, !value.isNull, let regex else { return false }
             let text = value.text
-            return pattern.regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
-        case .equals(let literals):
+            return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        case .equals:
             guard let value else { return false }
             return literals.contains { value.equals($0) }
         }

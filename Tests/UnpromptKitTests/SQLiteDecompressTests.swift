@@ -56,8 +56,8 @@ final class SQLiteDecompressTests: XCTestCase {
             (4, "X'\(ZstdTests.hundred.map { String(format: "%02x", $0) }.joined())'"),  // text, but not JSON
         ])
         XCTAssertEqual(r.events.map(\.counts.input), [5, 7])
-        XCTAssertEqual(r.skipped, ["no-usage": 2])
-        XCTAssertEqual(r.problems, [])
+        XCTAssertEqual(r.skipped, ["no-usage": 1, "malformed-embedded-json": 1], "NULL has no usage; text that is not JSON is malformed")
+        XCTAssertEqual(r.problems, [ReadProblem(line: 4, reason: "malformed-embedded-json")])
     }
 
     func testRowsThatDoNotDecompressToTextAreSkippedAndCounted() throws {

@@ -80,24 +80,18 @@ func largestReplacesOnlyWhenStrictlyLarger(_ kind: LedgerKind) throws {
     #expect(try d.admit(event(10, identity: idA, keep: .largest)) == replaced(big))
 }
 
+/// `largest` compares totals: input, cache and output, with reasoning inside output (so not added again).
 @Test(arguments: LedgerKind.allCases)
-func largestComparesTotalsNotInput(_ kind: LedgerKind) throws {
+func largestComparesTotals(_ kind: LedgerKind) throws {
     let d = try kind.fresh()
     let a = event(10, identity: idA, keep: .largest)
-    let b = TokenEvent(
+    #expect(try d.admit(a) == .counted)
+    let moreCache = TokenEvent(
         tool: "t", time: 0, model: "m", counts: TokenCounts(input: 1, cacheRead: 20), identity: idA, keep: .largest)
-    #expect(try d.admit(a) == .counted)
-    #expect(try d.admit(b) == replaced(a))
-}
-
-@Test(arguments: LedgerKind.allCases)
-func largestIgnoresReasoningBecauseItIsInsideOutput(_ kind: LedgerKind) throws {
-    let d = try kind.fresh()
-    let a = event(10, identity: idA, keep: .largest)
-    let b = TokenEvent(
-        tool: "t", time: 0, model: "m", counts: TokenCounts(input: 10, reasoning: 50), identity: idA, keep: .largest)
-    #expect(try d.admit(a) == .counted)
-    #expect(try d.admit(b) == .duplicate)
+    #expect(try d.admit(moreCache) == replaced(a), "a smaller input with more cache is larger")
+    let moreReasoning = TokenEvent(
+        tool: "t", time: 0, model: "m", counts: TokenCounts(input: 21, reasoning: 50), identity: idA, keep: .largest)
+    #expect(try d.admit(moreReasoning) == .duplicate, "reasoning is inside output: 21 is not larger than 21")
 }
 
 /// What a replaced record gives back is exactly what it added: its bucket (quarter, model, context band,

@@ -53,10 +53,11 @@ final class ScanFailureTests: XCTestCase {
         handle.closeFile()
     }
 
-    /// Running totals in appended lines, named by the total itself (as Codex's are).
-    static let runningLines = """
-          - format: jsonl
-            sources: [{ root: /nonexistent, glob: "*.jsonl" }]
+    /// An input of running totals, each record named by the total itself (as Codex's and Zed's are).
+    static func runningTotals(format: String, glob: String) -> String {
+        """
+          - format: \(format)
+            sources: [{ root: /nonexistent, glob: "\(glob)" }]
             records:
               - name: total
                 time: { path: t, as: epoch_s }
@@ -65,6 +66,7 @@ final class ScanFailureTests: XCTestCase {
                 cumulative: { key: s }
                 identity: { key: [s, n], keep: first }
         """
+    }
 
     func line(_ total: Int64) -> String { #"{"t": \#(Self.t0), "s": "a", "n": \#(total)}"# + "\n" }
 
@@ -72,7 +74,7 @@ final class ScanFailureTests: XCTestCase {
     /// in the file, so they are found again, the records read before are duplicates by identity, and only
     /// the new one counts. The report says what happened.
     func testADamagedStateOfAnAppendedFileIsReportedAndItsRecordsCountOnce() throws {
-        let d = try descriptor(Self.runningLines)
+        let d = try descriptor(Self.runningTotals(format: "jsonl", glob: "*.jsonl"))
         try write("s.jsonl", line(10) + line(30))
         XCTAssertEqual(try scan(d).counted, 2)
         XCTAssertEqual(try storedInput, 30)
@@ -98,18 +100,7 @@ final class ScanFailureTests: XCTestCase {
     /// total it shows only becomes the baseline. Growth since the last good read is not counted, rather than
     /// the whole total counted a second time; later growth counts again.
     func testADamagedStateOfADocumentNeverCountsARunningTotalTwice() throws {
-        let d = try descriptor(
-            """
-              - format: json
-                sources: [{ root: /nonexistent, glob: "*.json" }]
-                records:
-                  - name: session
-                    time: { path: t, as: epoch_s }
-                    tokens: { input: n }
-                    counting: { input_includes_cache: false, output_includes_reasoning: true }
-                    cumulative: { key: s }
-                    identity: { key: [s, n], keep: first }
-            """)
+        let d = try descriptor(Self.runningTotals(format: "json", glob: "*.json"))
         func document(_ total: Int64) -> String { #"{"t": \#(Self.t0), "s": "a", "n": \#(total)}"# }
         try write("s.json", document(100))
         _ = try scan(d)

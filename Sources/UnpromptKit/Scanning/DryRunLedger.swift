@@ -33,6 +33,7 @@ final class DryRunLedger: ScanLedger {
     private let tally = Locked(Tally())
 
     var keepsCheckpoints: Bool { false }
+    var readsPerCommit: Int { 1 }
 
     /// Each dry run has its own ledger: nothing to wait for.
     func lockForScan() -> ScanLease { ScanLease {} }

@@ -92,10 +92,9 @@ struct ReadPass<Ledger: ScanLedger> {
 }
 
 /// Finished reads waiting to be committed, in source order. They are committed together, in one call to the
-/// ledger, once this many are ready or this much time has passed since the last commit: a crash loses at most
-/// one group, which the next scan reads again.
+/// ledger, once as many as it takes at once (`readsPerCommit`) are ready, or this much time has passed since the
+/// last commit (so progress shows, and a crash loses little).
 private struct CommitQueue<Ledger: ScanLedger>: Sendable {
-    static var batchSources: Int { 64 }
     static var batchSeconds: Double { 0.2 }
 
     let ledger: Ledger
@@ -124,7 +123,7 @@ private struct CommitQueue<Ledger: ScanLedger>: Sendable {
 
     mutating func add(_ finished: (PlannedRead, Result<CompletedRead, SourceReadError>)) {
         pending.append(finished)
-        if pending.count >= Self.batchSources || Date().timeIntervalSince(lastCommit) >= Self.batchSeconds { flush() }
+        if pending.count >= ledger.readsPerCommit || Date().timeIntervalSince(lastCommit) >= Self.batchSeconds { flush() }
     }
 
     mutating func finish() throws(Ledger.Failure) -> ScanReport {

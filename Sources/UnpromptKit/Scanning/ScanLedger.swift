@@ -11,6 +11,9 @@ public protocol ScanLedger<Failure>: Sendable {
     /// False for a ledger that keeps no checkpoint (a dry run's): its reads then record none, and save the
     /// hashing and the encoding of the reader's state that recording one costs on every source.
     var keepsCheckpoints: Bool { get }
+    /// How many finished reads are committed together at most: the store groups them, to write its journal once
+    /// per group; memory takes each as it comes, so no read waits holding its events.
+    var readsPerCommit: Int { get }
     /// Makes the caller's scan the only one of this ledger (the store: across processes too) until the lease
     /// is released; waits while another holds it.
     func lockForScan() throws(Failure) -> ScanLease

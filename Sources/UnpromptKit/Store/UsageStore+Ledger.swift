@@ -5,6 +5,8 @@ extension UsageStore: ScanLedger {
     public typealias Failure = StoreError
 
     public var keepsCheckpoints: Bool { true }
+    /// A crash loses at most one group, which the next scan reads again.
+    public var readsPerCommit: Int { 64 }
 
     /// The store's lock: one scan at a time per store, across processes (`StoreLock`).
     public func lockForScan() throws(StoreError) -> ScanLease {

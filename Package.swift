@@ -56,6 +56,7 @@ let package = Package(
 )
 
 // What every Swift target is built with (after swift-log's Package.swift): the compiler, not habit, holds these.
+// (`treatWarning` needs tools 6.2.)
 let strictSettings: [SwiftSetting] = [
     // Swift 6: data races are compile errors; what crosses threads is Sendable as the compiler checks it.
     .swiftLanguageMode(.v6),
@@ -67,6 +68,7 @@ let strictSettings: [SwiftSetting] = [
     // Every public type says whether it is Sendable (what `-require-explicit-sendable` asked for).
     .treatWarning("ExplicitSendable", as: .error),
 ]
+// The system libraries and the two C targets compile no Swift.
 for target in package.targets where target.type != .system && !["CSimdJSON", "CByteScan"].contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A value that several threads share, reached only inside `withLock`. The one type in the package that
-/// vouches for its own thread safety (`@unchecked Sendable`); everything else that crosses threads is
+/// vouches for its own thread safety (it is the one unchecked `Sendable`); everything else that crosses threads is
 /// `Sendable` as the compiler checks it, or lives in one of these.
 ///
 /// As with the standard library's `Mutex` (which needs macOS 15), the value goes in and comes out with

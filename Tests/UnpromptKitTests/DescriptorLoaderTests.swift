@@ -178,7 +178,7 @@ final class DescriptorLoaderTests: XCTestCase {
         let wrong = directory.appendingPathComponent("other.yaml").path
         try Self.minimal.write(toFile: wrong, atomically: true, encoding: .utf8)
         XCTAssertThrowsError(try DescriptorLoader.load(path: wrong)) { error in
-            XCTAssertEqual((error as? DescriptorError)?.description, "\(wrong):2:5: id 'demo' must match the file name 'other.yaml'")
+            XCTAssertEqual((error as? DescriptorError)?.description, "\(wrong):2:5: id 'demo' must match the file name 'other.yaml' (id: lowercase ASCII letters, digits and `-`, starting with a letter, at most 64 characters; the file name without `.yaml`; stored as the tool id)")
         }
         let right = directory.appendingPathComponent("demo.yaml").path
         try Self.minimal.write(toFile: right, atomically: true, encoding: .utf8)

@@ -43,7 +43,7 @@ final class UserConfigTests: XCTestCase {
     func testMistakesNameTheFileLineAndColumn() {
         XCTAssertEqual(
             error("work_hour:\n  - days: Mon\n"),
-            "config.yaml:1:1: unknown key 'work_hour' in the settings file; expected one of: work_hours")
+            "config.yaml:1:1: unknown key 'work_hour' in the settings file; expected one of: work_hours (did you mean 'work_hours': the hours counted as work?)")
         XCTAssertEqual(
             error("work_hours:\n  - days: Mon-Fry\n    hours: 09:00-18:00\n"),
             "config.yaml:2:15: work_hours[0].days: unknown day 'Fry'; expected Mon, Tue, Wed, Thu, Fri, Sat or Sun")
@@ -56,11 +56,11 @@ final class UserConfigTests: XCTestCase {
             "config.yaml:3:12: work_hours[0].hours: expected a time HH:MM, found '9'")
         XCTAssertEqual(
             error("work_hours:\n  - days: Mon\n"),
-            "config.yaml:2:5: work_hours[0] is missing the required key 'hours'")
+            "config.yaml:2:5: work_hours[0] is missing the required key 'hours' (hours: the work hours of those days)")
         XCTAssertEqual(
             error("work_hours:\n  - days: Mon\n    hours: 09:00-10:00\n    note: x\n"),
             "config.yaml:4:5: unknown key 'note' in work_hours[0]; expected one of: days, hours")
-        XCTAssertEqual(error("work_hours: Mon-Fri 09:00-18:00\n"), "config.yaml:1:13: work_hours must be a list")
+        XCTAssertEqual(error("work_hours: Mon-Fri 09:00-18:00\n"), "config.yaml:1:13: work_hours must be a list (work_hours: the hours counted as work)")
         XCTAssertTrue(error("work_hours: [\n").hasPrefix("config.yaml:2:1: YAML syntax error"), error("work_hours: [\n"))
     }
 

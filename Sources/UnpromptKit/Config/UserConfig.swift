@@ -35,6 +35,17 @@ public struct UserConfig: Sendable, Equatable {
         return try parse(text, file: path)
     }
 
+    /// The settings file's keys.
+    static let keys = KeySection(
+        id: "settings", title: "the settings file",
+        keys: [DescriptorKey("work_hours", "list of `{days, hours}`", .optional, default: "none", "the hours counted as work")])
+    static let workHoursKeys = KeySection(
+        id: "work-hours", title: "a work-hours entry",
+        keys: [
+            DescriptorKey("days", "days, e.g. `Mon-Fri`", .required, "the days the hours apply to"),
+            DescriptorKey("hours", "range or list of ranges, e.g. `09:00-12:30`", .required, "the work hours of those days"),
+        ])
+
     public static func parse(_ text: String, file: String) throws(DescriptorError) -> UserConfig {
         // A file of comments and blank lines holds no settings (YAML has no document there).
         let meaningful = text.split(separator: "\n").contains { line in
@@ -43,7 +54,7 @@ public struct UserConfig: Sendable, Equatable {
         }
         guard meaningful else { return UserConfig() }
         let root = try YAMLLoader.load(text, file: file)
-        let top = try MappingReader(root, file: file, context: "the settings file", allowed: ["work_hours"])
+        let top = try MappingReader(root, file: file, section: keys)
         var config = UserConfig()
         if let node = top.optional("work_hours") { config.workHours = try workHours(node, top) }
         return config
@@ -53,7 +64,7 @@ public struct UserConfig: Sendable, Equatable {
         var groups: [WorkHours.Group] = []
         for (index, item) in try top.list(node, "work_hours").enumerated() {
             let context = "work_hours[\(index)]"
-            let entry = try MappingReader(item, file: top.file, context: context, allowed: ["days", "hours"])
+            let entry = try MappingReader(item, file: top.file, section: workHoursKeys, context: context)
             let daysNode = try entry.required("days")
             let daysText = try entry.string(daysNode, "\(context).days")
             let days: [Int]

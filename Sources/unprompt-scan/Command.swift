@@ -146,6 +146,8 @@ extension Command {
             words: ["readers", "validate"], operands: "FILE...", abstract: "check descriptor files: errors as file:line:col",
             options: [],
             examples: [Example(command: "unprompt-scan readers validate readers/my-tool.yaml", comment: "check a new descriptor")],
-            run: { c in ReadersCommand.validate(c.operands) }),
+            run: { c in
+                ReadersCommand.validate(c.operands, blocksFrom: ReaderLocation.directories(flag: nil, environment: c.environment))
+            }),
     ]
 }

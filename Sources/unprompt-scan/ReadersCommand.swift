@@ -29,12 +29,13 @@ enum ReadersCommand {
         return descriptor.inputs.map(\.format.rawValue).filter { seen.insert($0).inserted }
     }
 
-    /// Each of `files` (one or more).
-    static func validate(_ files: [String]) -> ExitCode {
+    /// Each of `files` (one or more). Blocks of other descriptors are looked for beside each file, then in
+    /// `directories` (the readers directories).
+    static func validate(_ files: [String], blocksFrom directories: [String]) -> ExitCode {
         var failed = false
         for file in files {
             do {
-                let descriptor = try DescriptorLoader.load(path: file)
+                let descriptor = try DescriptorLoader.load(path: file, directories: directories)
                 print("\(file): ok (\(descriptor.id))")
             } catch {
                 printError(error.description)

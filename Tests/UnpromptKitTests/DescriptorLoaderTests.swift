@@ -199,10 +199,13 @@ final class DescriptorLoaderTests: XCTestCase {
             "needs present: true|false, matches: REGEX or less_than: NUMBER")
     }
 
-    /// A quoted key's text may differ from its characters (escapes), so its error points at the key's start.
+    /// A quoted key without escapes is its characters, so its error points inside it; one with escapes may differ
+    /// from its characters, so its error points at the key's start.
     func testBadQuotedConditionKeyPointsAtTheKey() {
         assertError(
-            inserting(["        match: { \"a..b\": 1 }"], after: 11), line: 12, column: 18, "bad field path 'a..b'")
+            inserting(["        match: { \"a..b\": 1 }"], after: 11), line: 12, column: 21, "bad field path 'a..b'")
+        assertError(
+            inserting(["        match: { \"a\\u002e.b\": 1 }"], after: 11), line: 12, column: 18, "bad field path 'a..b'")
         assertError(
             inserting(["        match: { a..b: 1 }"], after: 11), line: 12, column: 20, "bad field path 'a..b'")
     }
@@ -305,10 +308,10 @@ final class DescriptorLoaderTests: XCTestCase {
             inserting(["        list:", "          file: p.json", "          paths: projects[]data_dir"], after: 8),
             line: 11, column: 28, "bad list path 'projects[]data_dir': expected '.' or '[]' after '[]'")
         assertError(
-            inserting(["        list: { file: p.json, paths: 'a[].' }"], after: 8), line: 9, column: 38,
+            inserting(["        list: { file: p.json, paths: 'a[].' }"], after: 8), line: 9, column: 42,
             "path ends with '.'")
         assertError(
-            inserting(["        list: { file: p.json, paths: '' }"], after: 8), line: 9, column: 38, "empty path")
+            inserting(["        list: { file: p.json, paths: '' }"], after: 8), line: 9, column: 39, "empty path")
         assertError(
             inserting(["        list: { file: p.json, paths: a..b }"], after: 8), line: 9, column: 40, "empty key in path")
     }
@@ -534,8 +537,9 @@ final class DescriptorLoaderTests: XCTestCase {
             replacing(8, with: ["        glob: a/../x.jsonl"]), line: 8, column: 17, "'..' is not allowed in a glob")
     }
 
-    func testGlobQuotedPointsAtScalarStart() {
-        assertError(replacing(8, with: ["        glob: \"a/[b\""]), line: 8, column: 15, "'a/[b': unclosed '['")
+    func testGlobQuotedPointsAtTheCharacterUnlessItHasEscapes() {
+        assertError(replacing(8, with: ["        glob: \"a/[b\""]), line: 8, column: 18, "'a/[b': unclosed '['")
+        assertError(replacing(8, with: ["        glob: \"a\\u002f[b\""]), line: 8, column: 15, "'a/[b': unclosed '['")
     }
 
     func testBadExcludeGlob() {

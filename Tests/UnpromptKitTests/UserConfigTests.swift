@@ -50,10 +50,10 @@ final class UserConfigTests: XCTestCase {
         XCTAssertEqual(
             error("work_hours:\n  - days: Mon\n    hours: [09:00-18:20]\n"),
             "config.yaml:3:22: work_hours[0].hours: '18:20' is not on a quarter-hour: usage is kept in quarter-hours, so give :00, :15, :30 or :45")
-        // Inside a quoted string the string's start is the exact place given.
+        // Inside a quoted string without escapes, the place is exact too.
         XCTAssertEqual(
             error("work_hours:\n  - days: Mon\n    hours: \"9-5\"\n"),
-            "config.yaml:3:12: work_hours[0].hours: expected a time HH:MM, found '9'")
+            "config.yaml:3:13: work_hours[0].hours: expected a time HH:MM, found '9'")
         XCTAssertEqual(
             error("work_hours:\n  - days: Mon\n"),
             "config.yaml:2:5: work_hours[0] is missing the required key 'hours' (hours: the work hours of those days)")

@@ -17,6 +17,9 @@ public enum DescriptorKeys: Sendable {
             DescriptorKey(
                 "derived_window", "mapping", .optional, default: "none",
                 "a plan-limit window derived from when the tool was used, for a tool whose logs hold no quota percentages (see [Limits](#limits))"),
+            DescriptorKey(
+                "blocks", "mapping name → mapping", .optional, default: "none",
+                "named parts of mappings, used elsewhere with `use: NAME` (or `use: OTHER-ID.NAME` from another descriptor; see [blocks](#blocks-use))"),
         ])
 
     public static let input = KeySection(

@@ -76,7 +76,7 @@ extension DescriptorDecoder {
         }
         var match: [(field: FieldPath, value: ValueSpec)] = []
         for entry in entries {
-            let keyNode = YAMLNode(kind: .scalar(entry.key, plain: entry.keyIsPlain), mark: entry.keyMark)
+            let keyNode = entry.keyNode
             let field = try parseFieldPath(entry.key, at: keyNode, "\(what).where", file: file)
             if field.fromRoot { throw placeError(keyNode, "\(what).where names fields of the element: no '^'") }
             match.append((field, try value(entry.value, "\(what).where.\(entry.key)")))
@@ -102,7 +102,7 @@ extension DescriptorDecoder {
         }
         var result: [Condition] = []
         for entry in entries {
-            let keyNode = YAMLNode(kind: .scalar(entry.key, plain: entry.keyIsPlain), mark: entry.keyMark)
+            let keyNode = entry.keyNode
             if entry.key.hasPrefix("@") {
                 throw placeError(keyNode, "a condition tests a field; '\(entry.key)' is a carried value, which conditions cannot test")
             }

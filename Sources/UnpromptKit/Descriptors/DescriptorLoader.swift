@@ -7,19 +7,26 @@ import Foundation
 /// `DescriptorKeys` (from which CONTRIBUTING.md's reference is generated), and every choice that changes a count
 /// (counting rules, which copy to keep) is required.
 public enum DescriptorLoader: Sendable {
-    /// Loads a descriptor file, whose name must be its id: `readers/codex.yaml` declares `id: codex`.
-    public static func load(path: String) throws(DescriptorError) -> Descriptor {
+    /// Loads a descriptor file, whose name must be its id: `readers/codex.yaml` declares `id: codex`. Blocks of
+    /// other descriptors (`use: OTHER-ID.NAME`) are looked for beside it, then in `directories`.
+    public static func load(path: String, directories: [String] = []) throws(DescriptorError) -> Descriptor {
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        return try load(text: try readText(path), file: path, expectedID: name)
+        let beside = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return try load(text: try readText(path), file: path, expectedID: name, directories: [beside] + directories)
     }
 
-    public static func load(text: String, file: String, expectedID: String? = nil) throws(DescriptorError) -> Descriptor {
-        try load(text: text, file: file, expectedID: expectedID, log: nil)
+    public static func load(text: String, file: String, expectedID: String? = nil, directories: [String] = [])
+        throws(DescriptorError) -> Descriptor
+    {
+        try load(text: text, file: file, expectedID: expectedID, directories: directories, log: nil)
     }
 
-    static func load(text: String, file: String, expectedID: String?, log: KeyReadLog?) throws(DescriptorError) -> Descriptor {
+    static func load(text: String, file: String, expectedID: String?, directories: [String] = [], log: KeyReadLog?)
+        throws(DescriptorError) -> Descriptor
+    {
         let root = try YAMLLoader.load(text, file: file)
-        return try DescriptorDecoder(file: file, expectedID: expectedID, log: log).descriptor(root)
+        let blocks = try DescriptorBlocks(root: root, file: file, directories: directories)
+        return try DescriptorDecoder(file: file, expectedID: expectedID, log: log, blocks: blocks).descriptor(root)
     }
 
     static func readText(_ path: String) throws(DescriptorError) -> String {
@@ -37,9 +44,10 @@ struct DescriptorDecoder {
     let file: String
     let expectedID: String?
     let log: KeyReadLog?
+    let blocks: DescriptorBlocks
 
     func reader(_ node: YAMLNode, _ section: KeySection, context: String? = nil) throws(DescriptorError) -> MappingReader {
-        try MappingReader(node, file: file, section: section, context: context, log: log)
+        try MappingReader(node, file: file, section: section, context: context, log: log, blocks: blocks)
     }
 
     func descriptor(_ node: YAMLNode) throws(DescriptorError) -> Descriptor {
@@ -55,6 +63,8 @@ struct DescriptorDecoder {
             throw map.error(idNode, "id '\(id)' must match the file name '\(expectedID).yaml'")
         }
         let name = try map.string(try map.required("name"), "name")
+        // Read by `DescriptorBlocks` before any mapping, since any mapping may use them.
+        _ = map.optional("blocks")
         let space = try map.optional("identity_space") { (n) throws(DescriptorError) in try identifier(n, map, "identity_space") } ?? id
         let inputsNode = try map.required("inputs")
         let inputNodes = try map.list(inputsNode, "inputs")

@@ -15,12 +15,30 @@ final class MappingReader {
     private(set) var asked = Set<String>()
 
     /// `context` names the mapping in messages when the section's title is not precise enough (`tokens.input`).
-    init(_ node: YAMLNode, file: String, section: KeySection, context: String? = nil, log: KeyReadLog? = nil)
-        throws(DescriptorError)
-    {
+    /// With `blocks`, a key `use` stands for the keys of the blocks it names (`DescriptorBlocks`).
+    init(
+        _ node: YAMLNode, file: String, section: KeySection, context: String? = nil, log: KeyReadLog? = nil,
+        blocks: DescriptorBlocks? = nil
+    ) throws(DescriptorError) {
         let context = context ?? section.title
-        guard case .mapping(let entries) = node.kind else {
+        guard case .mapping(let written) = node.kind else {
             throw DescriptorError(file: file, mark: node.mark, message: "\(context) must be a mapping")
+        }
+        var entries: [YAMLEntry] = []
+        for entry in written {
+            if entry.key == "use", let blocks { entries += try blocks.entries(usedBy: entry) } else { entries.append(entry) }
+        }
+        if blocks != nil, written.contains(where: { $0.key == "use" }) {
+            var first: [String: YAMLEntry] = [:]
+            for entry in entries {
+                if let earlier = first[entry.key] {
+                    let place = { (mark: SourceMark) in (mark.file.map { $0 + ":" } ?? "") + mark.description }
+                    throw DescriptorError(
+                        file: file, mark: node.mark,
+                        message: "'\(entry.key)' is given twice in \(context), at \(place(earlier.keyMark)) and at \(place(entry.keyMark)) (through use); a block's keys are not overridden")
+                }
+                first[entry.key] = entry
+            }
         }
         for entry in entries where section[entry.key] == nil {
             var message = "unknown key '\(entry.key)' in \(context); expected one of: \(section.names.joined(separator: ", "))"
@@ -170,9 +188,9 @@ func parseFieldPath(_ text: String, at node: YAMLNode, _ what: String, file: Str
     }
 }
 
-/// The mark of a character inside a plain scalar, so a bad path or glob points at the bad character.
-/// Quoted scalars may hold escapes, so their start is the best exact place.
+/// The mark of a character inside a scalar, so a bad path, glob or pattern points at the bad character. A scalar
+/// whose characters are not its value's one for one (escapes, folded lines) is pointed at by its start.
 func markInside(_ node: YAMLNode, offset: Int) -> SourceMark {
-    guard case .scalar(_, true) = node.kind else { return node.mark }
-    return SourceMark(line: node.mark.line, column: node.mark.column + offset)
+    guard let start = node.exactStart else { return node.mark }
+    return SourceMark(line: start.line, column: start.column + offset, file: start.file)
 }

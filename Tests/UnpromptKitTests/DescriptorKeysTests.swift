@@ -12,7 +12,8 @@ struct DescriptorKeysTests {
             let path = Repository.readers + "/" + name
             let log = KeyReadLog()
             _ = try DescriptorLoader.load(
-                text: try String(contentsOfFile: path, encoding: .utf8), file: path, expectedID: String(name.dropLast(5)), log: log)
+                text: try String(contentsOfFile: path, encoding: .utf8), file: path, expectedID: String(name.dropLast(5)),
+                directories: [Repository.readers], log: log)
             return (name, log)
         }
     }

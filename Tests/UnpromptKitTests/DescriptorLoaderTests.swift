@@ -190,7 +190,8 @@ final class DescriptorLoaderTests: XCTestCase {
             text: inserting(["        match: { text: { matches: 'limit reached\\|\\d+' } }"], after: 11), file: "test.yaml")
         XCTAssertEqual(d.inputs[0].records[0].match.first?.test, .matches(try pattern("limit reached\\|\\d+")))
         assertError(
-            inserting(["        match: { text: { matches: '([' } }"], after: 11), line: 12, column: 35, "bad regular expression")
+            inserting(["        match: { text: { matches: '([' } }"], after: 11), line: 12, column: 38,
+            "bad regular expression in matches: '([': a '[' set is not closed (ICU U_REGEX_MISSING_CLOSE_BRACKET) at character 3")
         assertError(
             inserting(["        match: { text: { matches: 'x', present: true } }"], after: 11), line: 12, column: 35,
             "a condition takes one of present, matches or less_than")
@@ -588,10 +589,22 @@ final class DescriptorLoaderTests: XCTestCase {
 
     // MARK: Patterns
 
-    func testBadRegex() {
+    /// A bad pattern gets the engine's reason, and the mark points where the engine stopped, inside the pattern
+    /// when its characters are its text (here the quoted pattern has no escapes).
+    func testBadRegexGivesTheEnginesReasonAndColumn() {
         assertError(
-            replacing(11, with: ["        time: { path: ts, pattern: \"([a-\" }"]), line: 11, column: 36,
-            "bad regular expression in time.pattern")
+            replacing(11, with: ["        time: { path: ts, pattern: \"([a-\" }"]), line: 11, column: 41,
+            "bad regular expression in time.pattern: '([a-': a set range ends before it starts (ICU U_REGEX_INVALID_RANGE) at character 5")
+        assertError(
+            replacing(11, with: ["        time: { path: ts, pattern: '^(?:x/)?(.+$' }"]), line: 11, column: 49,
+            "'^(?:x/)?(.+$': a parenthesis is not closed, or closes nothing (ICU U_REGEX_MISMATCHED_PAREN) at character 13")
+        // With an escape, the pattern's characters are not its text: the mark is its start.
+        assertError(
+            replacing(11, with: ["        time: { path: ts, pattern: \"\\\\d(\" }"]), line: 11, column: 36,
+            "a parenthesis is not closed")
+        assertError(
+            inserting(["        match: { m: { matches: 'a{2,1}' } }"], after: 10), line: 11, column: 39,
+            "in {min,max}, max is smaller than min (ICU U_REGEX_MAX_LT_MIN)")
     }
 
     func testPatternNeedsExactlyOneCaptureGroup() {

@@ -160,7 +160,11 @@ final class MappingReader {
         do {
             compiled = try NSRegularExpression(pattern: text)
         } catch {
-            throw self.error(node, "bad regular expression in \(what): '\(text)'")
+            let problem = RegexProblem.diagnose(text)
+            let place = problem.offset.map { " at character \($0 + 1)" } ?? ""
+            throw DescriptorError(
+                file: file, mark: problem.offset.map { markInside(node, offset: $0) } ?? node.mark,
+                message: "bad regular expression in \(what): '\(text)': \(problem.reason)\(place)" + help(of: node))
         }
         if let captures, !captures.contains(compiled.numberOfCaptureGroups) {
             let count = captures.lowerBound == captures.upperBound ? "exactly \(captures.lowerBound)" : "\(captures)"

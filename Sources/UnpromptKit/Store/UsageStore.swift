@@ -9,13 +9,13 @@ public struct CommitOutcome: Sendable, Equatable {
 }
 
 /// The one SQLite file that keeps usage: checkpoints (keyed by a hash of the path, never the path),
-/// identities, buckets (`BucketKey`), per-quarter activity (for episodes), limit samples and settings.
-/// Numbers only.
+/// identities, buckets (`BucketKey`), per-quarter activity (for episodes), limit samples, settings and the
+/// person's confirmations of days. Numbers only.
 ///
 /// Every source's read is committed in one transaction — its new events, their identities and its new
 /// checkpoint — so a crash at any instruction leaves either the old state or the new one.
 public final class UsageStore {
-    public static let schemaVersion: Int64 = 4
+    public static let schemaVersion: Int64 = 5
     public static let quarterMilliseconds = Bucket.quarterMilliseconds
 
     let database: Database
@@ -176,6 +176,10 @@ public final class UsageStore {
                         DELETE FROM checkpoints;
                         """)
                 }
+            }
+            if version < 5 {
+                // The person's confirmations of days (`UsageStore+Confirmations`): new tables, nothing moves.
+                try UsageStore.createConfirmationTables(database)
             }
             try database.execute("PRAGMA user_version = \(UsageStore.schemaVersion)")
         }

@@ -36,6 +36,8 @@ enum SnapshotCommand {
                     ("endFromLimit", .bool(entry.window.endFromLimit)),
                 ])
             })),
+            ("streak", .int(today.confirmations.streak.days)),
+            ("proposal", today.confirmations.proposal.map { .integer($0) } ?? .null),
             ("days", .array(snapshot.days.map { entry in
                 let day = entry.reading
                 return .object([
@@ -43,7 +45,7 @@ enum SnapshotCommand {
                     ("cost", cost(entry.readings.cost)), ("water", water(entry.readings.water)),
                     ("band", .string(day.band.rawValue)), ("uses", .int(day.uses)),
                     ("workTokens", .integer(day.workTokens)), ("workUses", .int(day.workUses)),
-                ])
+                ] + ConfirmationFormat.json(day.confirmation))
             })),
         ])
     }

@@ -29,7 +29,7 @@ final class DayReadingsTests: XCTestCase {
         return DayReadings.compute(
             rows: rows, activity: activity, lastActivityBefore: before,
             historyStart: history ?? rows.map(\.quarter).min(), calendar: calendar,
-            workHours: try WorkHours.parse(workHours).get(), fromDay: from, throughDay: through)
+            schedule: WorkSchedule(base: try WorkHours.parse(workHours).get()), fromDay: from, throughDay: through)
     }
 
     let monday: Int64 = 20458  // 2026-01-05

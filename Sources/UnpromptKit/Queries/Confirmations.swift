@@ -23,6 +23,11 @@ public struct Streak: Sendable, Equatable {
     public let days: Int
     /// The streak's last day; nil when it is empty.
     public let lastDay: Int64?
+
+    public init(days: Int, lastDay: Int64?) {
+        self.days = days
+        self.lastDay = lastDay
+    }
 }
 
 /// What the views say about confirmations: the streak, and the day whose proposal is waiting, if any.

@@ -7,7 +7,7 @@ enum OneKey {
     /// Both standard input and standard output are terminals: a person can answer.
     static var available: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
 
-    /// The terminal's settings before raw mode, for the signal handler to restore.
+    /// The terminal's settings before raw mode, for the signal handler to put back.
     nonisolated(unsafe) private static var saved = termios()
     nonisolated(unsafe) private static var raw = false
 
@@ -17,20 +17,25 @@ enum OneKey {
     /// One key (a byte), after printing `prompt`; nil when input ended.
     static func key(_ prompt: String) -> UInt8? {
         write(prompt)
-        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return nil }
-        var settings = saved
+        var original = termios()
+        guard tcgetattr(STDIN_FILENO, &original) == 0 else { return nil }
+        var settings = original
         settings.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
         withUnsafeMutableBytes(of: &settings.c_cc) { cc in
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
         }
+        saved = original
         installRestoringHandlers()
         raw = true
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &settings)
+        // TCSANOW, not TCSAFLUSH: a key typed ahead (during the scan) still answers.
+        tcsetattr(STDIN_FILENO, TCSANOW, &settings)
         var byte: UInt8 = 0
         var count = 0
         repeat { count = read(STDIN_FILENO, &byte, 1) } while count < 0 && errno == EINTR
-        restore()
+        tcsetattr(STDIN_FILENO, TCSANOW, &original)
+        raw = false
+        for signal in [SIGTERM, SIGHUP, SIGINT] { Foundation.signal(signal, SIG_DFL) }
         return count == 1 ? byte : nil
     }
 
@@ -44,13 +49,6 @@ enum OneKey {
         print(text, terminator: "")
         // Every stream: `print` writes through the C standard output's buffer.
         fflush(nil)
-    }
-
-    private static func restore() {
-        guard raw else { return }
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
-        raw = false
-        for signal in [SIGTERM, SIGHUP, SIGINT] { Foundation.signal(signal, SIG_DFL) }
     }
 
     /// While raw, a signal that ends the process first puts the terminal back (`tcsetattr` is async-signal-safe).

@@ -80,14 +80,16 @@ struct ConfirmTerminalTests {
 
         /// Waits (at most 20 s) until the screen shows `text`; the screen as it was last read.
         @discardableResult
-        func wait(_ name: String, for text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        func wait(_ name: String, for text: String, _ why: String = "", sourceLocation: SourceLocation = #_sourceLocation)
+            throws -> String
+        {
             var screen = ""
             for _ in 0..<400 {
                 screen = try self.screen(name)
                 if screen.contains(text) { return screen }
                 usleep(50_000)
             }
-            Issue.record("the screen never showed '\(text)':\n\(screen)", sourceLocation: sourceLocation)
+            Issue.record("the screen never showed '\(text)' \(why):\n\(screen)", sourceLocation: sourceLocation)
             return screen
         }
 
@@ -157,6 +159,7 @@ struct ConfirmTerminalTests {
         try terminal.send("kinds", "Enter")
         try terminal.wait("kinds", for: "expected a time HH:MM, found '9'")
         try terminal.send("kinds", "20:00-23:00", literal: true)
+        try terminal.wait("kinds", for: "(empty: none): 20:00-23:00", "a line is typed with echo")
         try terminal.send("kinds", "Enter")
         try terminal.send("kinds", "h")
         try terminal.wait("kinds", for: "new work hours")

@@ -234,9 +234,14 @@ enum ConfirmCommand {
 
     /// Without a DATE and with nothing waiting.
     static func nothingWaiting(_ queries: UsageQueries) -> String {
-        let minute = queries.proposalMinute(ofDay: queries.currentDay)
+        let today = queries.currentDay
+        let minute = queries.proposalMinute(ofDay: today)
         let when = minute < 1440 ? String(format: "%02d:%02d", minute / 60, minute % 60) : "tomorrow"
-        var lines = ["nothing waiting: the days before today are confirmed, and today's proposal comes at \(when) (`unprompt-scan confirm today` asks now)"]
+        var lines = [
+            queries.schedule.confirmations[today] != nil
+                ? "nothing waiting: today and the days before it are confirmed"
+                : "nothing waiting: the days before today are confirmed, and today's proposal comes at \(when) (`unprompt-scan confirm today` asks now)"
+        ]
         if let streak = ConfirmationFormat.streak(queries.streak()) { lines.append(streak) }
         return lines.joined(separator: "\n")
     }

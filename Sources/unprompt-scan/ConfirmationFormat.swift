@@ -102,8 +102,7 @@ enum ConfirmationFormat {
     }
 
     /// The marks' legend, under a calendar that shows any.
-    static let legend =
-        "marks, beside a day's number: c confirmed · n no-work · w worked other hours · h hours changed from that day · e also used elsewhere (incomplete) · + more kinds"
+    static let legend = "marks: c confirmed · n no-work · w worked · h hours changed · e also used elsewhere (incomplete) · + more"
 
     /// `"confirmed"` and `"context"` (the kinds) of a day.
     static func json(_ confirmation: Confirmation?) -> [(String, JSON)] {

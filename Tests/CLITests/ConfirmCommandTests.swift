@@ -107,7 +107,12 @@ struct ConfirmCommandTests {
         }
         let nothing = try run(home, ["confirm", "--yes"], at: "2026-03-08T19:10:00Z")
         #expect(nothing.status == 0)
-        #expect(nothing.stdout.hasPrefix("nothing waiting: the days before today are confirmed"), "\(nothing.stdout)")
+        #expect(nothing.stdout.hasPrefix("nothing waiting: today and the days before it are confirmed\n"), "\(nothing.stdout)")
+        let morning = try run(home, ["confirm", "--undo", "today"], at: "2026-03-08T19:10:00Z")
+        #expect(morning.status == 0)
+        let before18 = try run(home, ["confirm", "--yes"], at: "2026-03-08T17:00:00Z")
+        #expect(before18.stdout.hasPrefix("nothing waiting: the days before today are confirmed, and today's proposal comes at 18:00"), "\(before18.stdout)")
+        _ = try json(home, ["confirm", "today", "--yes"], at: "2026-03-08T19:00:00Z")
         #expect(nothing.stdout.contains("7 days confirmed in a row"))
         #expect(try json(home, ["confirm", "--yes"], at: "2026-03-08T19:10:00Z") == .object(["date": .null, "streak": .number(7)]))
 
@@ -131,7 +136,7 @@ struct ConfirmCommandTests {
         let calendar = try run(home, ["calendar", "--no-scan", "--month", "2026-03"], at: "2026-03-08T19:10:00Z")
         let grid = calendar.stdout.split(separator: "\n").map(String.init)
         #expect(grid.contains("     2 c      3 h      4 w      5 c      6 n      7 e      8 c"), "\(calendar.stdout)")
-        #expect(grid.contains { $0.hasPrefix("marks, beside a day's number: c confirmed · n no-work") })
+        #expect(grid.contains("marks: c confirmed · n no-work · w worked · h hours changed · e also used elsewhere (incomplete) · + more"))
         for word in ["goal", "target", "good", "great", "well done", "warning"] { #expect(!calendar.stdout.lowercased().contains(word)) }
         let calendarJSON = try json(home, ["calendar", "--no-scan", "--month", "2026-03"], at: "2026-03-08T19:10:00Z")
         #expect(items(calendarJSON["days"]).map { $0["confirmed"] } == [.number(0)] + Array(repeating: .number(1), count: 7))

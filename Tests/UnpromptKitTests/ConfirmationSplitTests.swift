@@ -21,12 +21,12 @@ struct ConfirmationSplitTests {
         for (time, tokens) in times.sorted(by: { $0.0 < $1.0 }) {
             rows.append(
                 BucketRow(
-                    quarter: CivilDate.floorDivide(time, UsageStore.quarterMilliseconds), tool: "t", model: "m",
+                    quarter: CivilDate.floorDivide(time, Bucket.quarterMilliseconds), tool: "t", model: "m",
                     counts: TokenCounts(input: tokens), events: 1))
         }
         let bounds = DayReadings.activityBounds(fromDay: from, throughDay: through)
         let activity = Episodes.activity(of: times.map(\.0)).filter { bounds.contains($0.quarter) }
-        let before = times.map(\.0).filter { CivilDate.floorDivide($0, UsageStore.quarterMilliseconds) < bounds.lowerBound }.max()
+        let before = times.map(\.0).filter { CivilDate.floorDivide($0, Bucket.quarterMilliseconds) < bounds.lowerBound }.max()
         return DayReadings.compute(
             rows: rows, activity: activity, lastActivityBefore: before, historyStart: rows.map(\.quarter).min(),
             calendar: calendar, schedule: schedule, fromDay: from, throughDay: through)
@@ -120,7 +120,7 @@ struct ConfirmationSplitTests {
             let first = paris.firstQuarter(ofDay: day)
             let last = paris.firstQuarter(ofDay: day + 1)
             #expect(last - first == Int64(quarters))
-            let times = (first..<last).map { ($0 * UsageStore.quarterMilliseconds + 60_000, Int64(1)) }
+            let times = (first..<last).map { ($0 * Bucket.quarterMilliseconds + 60_000, Int64(1)) }
             let confirmation = try Self.confirm(day, ["worked 01:00-04:00"], times: times, zone: "Europe/Paris", base: .none)
             #expect(confirmation.quarters == first..<last)
             #expect(confirmation.numbers.tokens == Int64(quarters) && confirmation.numbers.workTokens == Int64(worked))

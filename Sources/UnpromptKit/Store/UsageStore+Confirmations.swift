@@ -20,6 +20,10 @@ extension UsageStore {
 
     /// Every confirmation, by day.
     public func confirmations() throws(StoreError) -> [Confirmation] {
+        try locked { database throws(StoreError) in try Self.confirmations(database) }
+    }
+
+    private static func confirmations(_ database: Database) throws(StoreError) -> [Confirmation] {
         var hours: [Int64: [(weekdays: Int64, range: WorkHours.Range)]] = [:]
         try database.prepare(
             "SELECT day, weekdays, start_minute, end_minute FROM confirmation_hours ORDER BY day, position"
@@ -35,7 +39,7 @@ extension UsageStore {
             """
         ).rows().map { row in
             let day = row.int(0) ?? 0
-            let dayHours = Self.workHours(hours[day] ?? [])
+            let dayHours = workHours(hours[day] ?? [])
             var context = Confirmation.Context()
             for kind in Confirmation.Kind.kinds(ofBits: row.int(4) ?? 0) {
                 switch kind {
@@ -56,8 +60,12 @@ extension UsageStore {
 
     /// Keeps `confirmation` in place of any earlier one of its day, in one transaction.
     public func save(_ confirmation: Confirmation) throws(StoreError) {
+        try locked { database throws(StoreError) in try Self.save(confirmation, database) }
+    }
+
+    private static func save(_ confirmation: Confirmation, _ database: Database) throws(StoreError) {
         try database.transaction { () throws(StoreError) in
-            try deleteConfirmation(day: confirmation.day)
+            try deleteConfirmation(day: confirmation.day, database)
             let numbers = confirmation.numbers
             let worked = confirmation.context.worked
             try database.prepare("INSERT INTO confirmations VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)").run([
@@ -84,13 +92,15 @@ extension UsageStore {
 
     /// Removes the day's confirmation; false when it had none.
     public func removeConfirmation(day: Int64) throws(StoreError) -> Bool {
-        try database.transaction { () throws(StoreError) -> Bool in
-            try deleteConfirmation(day: day)
-            return database.changes > 0
+        try locked { database throws(StoreError) in
+            try database.transaction { () throws(StoreError) -> Bool in
+                try Self.deleteConfirmation(day: day, database)
+                return database.changes > 0
+            }
         }
     }
 
-    private func deleteConfirmation(day: Int64) throws(StoreError) {
+    private static func deleteConfirmation(day: Int64, _ database: Database) throws(StoreError) {
         try database.prepare("DELETE FROM confirmation_hours WHERE day = ?1").run([.integer(day)])
         try database.prepare("DELETE FROM confirmations WHERE day = ?1").run([.integer(day)])
     }

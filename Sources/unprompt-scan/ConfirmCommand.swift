@@ -183,38 +183,29 @@ enum ConfirmCommand {
         while true {
             guard let key = OneKey.key("context: " + (context.isEmpty ? "none yet" : ConfirmationFormat.context(context)) + " ")
             else { return nil }
+            // A key is not echoed: end its prompt's line.
+            print("")
             switch key {
-            case UInt8(ascii: "n"):
-                print("")
-                if context.kinds.contains(.noWork) { context.remove(.noWork) } else { context.add(.noWork) }
-            case UInt8(ascii: "e"):
-                print("")
-                if context.kinds.contains(.elsewhere) { context.remove(.elsewhere) } else { context.add(.elsewhere) }
+            case UInt8(ascii: "n"), UInt8(ascii: "e"):
+                let kind: Confirmation.Kind = key == UInt8(ascii: "n") ? .noWork : .elsewhere
+                if context.kinds.contains(kind) { context.remove(kind) } else { context.add(kind) }
             case UInt8(ascii: "w"):
-                print("")
                 guard let range = askLine("worked HH:MM-HH:MM (empty: none): ", parse: { text in
                     WorkHours.parseRange(text).map { Optional($0) }
                 }) else { return nil }
                 if let range { context.add(worked: range) } else { context.remove(.worked) }
             case UInt8(ascii: "h"):
-                print("")
                 guard let hours = askLine("new work hours, such as Mon-Fri 10:00-19:00, or none (empty: unchanged): ", parse: { text in
                     WorkHours.parse(text).map { Optional($0) }
                 }) else { return nil }
                 if let hours { context.add(hoursChanged: hours) } else { context.remove(.hoursChanged) }
             case 10, 13:
-                if context.isEmpty {
-                    print("")
-                    print("no context chosen yet (Escape leaves)")
-                } else {
-                    print("")
-                    return context
-                }
+                if !context.isEmpty { return context }
+                print("no context chosen yet (Escape leaves)")
             case _ where OneKey.leaveKeys.contains(key):
-                print("")
                 return nil
             default:
-                print("")
+                break
             }
         }
     }

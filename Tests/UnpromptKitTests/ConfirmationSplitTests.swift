@@ -12,24 +12,10 @@ struct ConfirmationSplitTests {
     /// Milliseconds of a UTC time on a day number.
     static func at(_ day: Int64, _ hours: Int64, _ minutes: Int64 = 0) -> Int64 { (day * 24 + hours) * hour + minutes * 60_000 }
 
-    /// One record of `tokens` at each time, as buckets and activity, read for `from...through`.
     static func days(
         _ times: [(Int64, Int64)], zone: String = "UTC", schedule: WorkSchedule, from: Int64, through: Int64
     ) -> [DayReading] {
-        let calendar = LocalCalendar(timeZone: TimeZone(identifier: zone)!)
-        var rows: [BucketRow] = []
-        for (time, tokens) in times.sorted(by: { $0.0 < $1.0 }) {
-            rows.append(
-                BucketRow(
-                    quarter: CivilDate.floorDivide(time, Bucket.quarterMilliseconds), tool: "t", model: "m",
-                    counts: TokenCounts(input: tokens), events: 1))
-        }
-        let bounds = DayReadings.activityBounds(fromDay: from, throughDay: through)
-        let activity = Episodes.activity(of: times.map(\.0)).filter { bounds.contains($0.quarter) }
-        let before = times.map(\.0).filter { CivilDate.floorDivide($0, Bucket.quarterMilliseconds) < bounds.lowerBound }.max()
-        return DayReadings.compute(
-            rows: rows, activity: activity, lastActivityBefore: before, historyStart: rows.map(\.quarter).min(),
-            calendar: calendar, schedule: schedule, fromDay: from, throughDay: through)
+        RecordTimes.days(times, zone: zone, schedule: schedule, from: from, through: through)
     }
 
     /// The confirmation a day's reading makes in `zone`, numbers included.

@@ -65,7 +65,7 @@ extension Command {
             run: { c throws(UsageError) in try ScanCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
         Command(
             words: ["daily"], abstract: "scan, then usage per local day, by tool and model, with cost, water, bottle level and uses",
-            options: [.since, .until, .tool] + view,
+            options: [.since, .until, .tool] + view + [.csv],
             examples: [
                 Example(command: "unprompt-scan daily --since 2026-03-01 --tz Asia/Kolkata", comment: "per local day, per tool and model"),
                 Example(command: "unprompt-scan daily --cost-mode auto", comment: "logged costs where tools wrote them"),
@@ -75,7 +75,7 @@ extension Command {
             }),
         Command(
             words: ["monthly"], abstract: "scan, then usage per local month, by tool and model, with cost and water",
-            options: [.since, .until, .tool] + view,
+            options: [.since, .until, .tool] + view + [.csv],
             examples: [Example(command: "unprompt-scan monthly --tool ID --json", comment: "one tool's months, as JSON (`readers list` shows the ids)")],
             run: { c throws(UsageError) in
                 try ReportCommand.run(c.arguments, period: .month, catalog: c.catalog, environment: c.environment)

@@ -19,6 +19,8 @@ struct Option: Equatable {
         name: "--tz", value: "ZONE",
         help: "the zone days are counted in: an IANA name (Asia/Kolkata) or UTC (default: $TZ, else the system's); never a rescan")
     static let json = Option(name: "--json", value: nil, help: "print JSON")
+    static let csv = Option(
+        name: "--csv", value: nil, help: "print CSV (RFC 4180): a header, then one row per period, tool and model")
     static let noScan = Option(
         name: "--no-scan", value: nil, help: "show what the store holds without scanning first (opens it read-only)")
     static let costMode = Option(
@@ -51,6 +53,6 @@ struct Option: Equatable {
 
     /// Every option of every command.
     static let all: [Option] = [
-        store, tz, json, noScan, costMode, config, since, until, tool, month, interval, root, readersDir, dryRun, version, help,
+        store, tz, json, csv, noScan, costMode, config, since, until, tool, month, interval, root, readersDir, dryRun, version, help,
     ]
 }

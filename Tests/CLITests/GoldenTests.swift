@@ -48,6 +48,8 @@ struct GoldenTests {
             arguments: ["daily", "--tool", "claude-code", "--tool", "codex", "--until", "2026-02-28", "--json"]),
         Case(name: "monthly.txt", arguments: ["monthly"] + settings),
         Case(name: "monthly.json", arguments: ["monthly", "--json"] + settings),
+        Case(name: "daily.csv", arguments: ["daily", "--csv"] + settings),
+        Case(name: "monthly.csv", arguments: ["monthly", "--csv"] + settings),
         Case(name: "calendar.txt", arguments: ["calendar"] + settings),
         Case(name: "calendar.json", arguments: ["calendar", "--json"] + settings),
         Case(name: "calendar-february.txt", arguments: ["calendar", "--month", "2026-02", "--tz", "Asia/Kolkata"] + settings),

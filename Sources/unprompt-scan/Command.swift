@@ -102,6 +102,16 @@ extension Command {
             options: view,
             run: { c throws(UsageError) in try SnapshotCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
         Command(
+            words: ["metrics"],
+            abstract: "scan, then today's tokens, cost and water by tool and model, uses and plan limits in the Prometheus text format",
+            options: [.tz, .noScan, .costMode, .store, .config, .readersDir],
+            examples: [
+                Example(
+                    command: "unprompt-scan metrics > DIR/unprompt.prom.tmp && mv DIR/unprompt.prom.tmp DIR/unprompt.prom",
+                    comment: "for node_exporter's textfile collector"),
+            ],
+            run: { c throws(UsageError) in try MetricsCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
+        Command(
             words: ["prices"],
             abstract: "the price table's source, date and SHA-256, your override, and every model in the store with its price row",
             options: [.store, .json],

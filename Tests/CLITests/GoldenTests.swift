@@ -58,6 +58,7 @@ struct GoldenTests {
         Case(name: "limits-later.txt", arguments: ["limits", "--no-scan"] + settings, now: "2026-03-10T15:30:00Z"),
         Case(name: "limits-later.json", arguments: ["limits", "--no-scan", "--json"] + settings, now: "2026-03-10T15:30:00Z"),
         Case(name: "snapshot.json", arguments: ["snapshot"] + settings),
+        Case(name: "metrics.prom", arguments: ["metrics", "--no-scan"] + settings),
         Case(name: "snapshot-kolkata.json", arguments: ["snapshot", "--tz", "Asia/Kolkata", "--no-scan"] + settings),
         Case(name: "prices.txt", arguments: ["prices"]),
         Case(name: "prices.json", arguments: ["prices", "--json"]),

@@ -36,8 +36,10 @@ struct Command: Sendable {
     var listedName: String { flag?.name ?? (words.isEmpty ? "(no command)" : words.joined(separator: " ")) }
     /// The options shown beside its name: every one but its naming flag.
     var listedOptions: [Option] { options.filter { $0 != flag } }
-    /// Commands that read the descriptors take `--readers-dir`.
-    var readsDescriptors: Bool { options.contains(.readersDir) }
+    /// Commands that read the descriptors take `--readers-dir`; all of them are loaded first, unless the command
+    /// finds the few it needs itself (`statusline`, which runs each time a line is drawn).
+    var readsDescriptors: Bool { options.contains(.readersDir) && !findsItsDescriptors }
+    var findsItsDescriptors = false
 
     /// `unprompt-scan daily [--since DATE] [--tool ID]... [--json]`, in parts that a line break may come between.
     var synopsisParts: [String] {
@@ -111,6 +113,14 @@ extension Command {
                     comment: "for node_exporter's textfile collector"),
             ],
             run: { c throws(UsageError) in try MetricsCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
+        Command(
+            words: ["statusline"],
+            abstract: "for a tool's status line (Claude Code's statusLine): record the plan limits of its JSON on stdin, then print today's tokens, cost and limits in one line",
+            options: [.tool, .tz, .costMode, .store, .readersDir],
+            examples: [
+                Example(command: "unprompt-scan statusline < payload.json", comment: "as Claude Code runs it, its JSON on standard input"),
+            ],
+            run: { c throws(UsageError) in try StatusLineCommand.run(c.arguments, environment: c.environment) }, findsItsDescriptors: true),
         Command(
             words: ["prices"],
             abstract: "the price table's source, date and SHA-256, your override, and every model in the store with its price row",

@@ -46,16 +46,7 @@ extension UsageQueries {
     public func limits() throws(StoreError) -> LimitsReport {
         let derived = derivedWindows.mapValues(\.minutes)
         guard let store else { return LimitsReport(now: now, readings: [], windows: [], derived: derived) }
-        let latest = try store.latestLimits(loggedBy: now).map { sample in
-            // A limit-reached record is about its tool's derived window, and names no length of its own.
-            let window = derivedWindows[sample.tool]
-            let limitReached = window?.endedBy == sample.window
-            let status = LimitStatus(sample, now: now, fallbackWindowMinutes: limitReached ? window?.minutes : nil)
-            let current = !status.stale && !status.resetPassed && !limitReached
-            return LimitsReport.Reading(
-                status: status, sinceReset: status.resetPassed ? sample.resetsAt.map { now - $0 } : nil, limitReached: limitReached,
-                pace: current ? LimitPace(sample, windowMinutes: status.windowMinutes) : nil)
-        }
+        let latest = try store.latestLimits(loggedBy: now).map(reading)
         var windows: [LimitsReport.Window] = []
         let since = now - FiveHourWindow.lookbackMilliseconds
         for (tool, derivedWindow) in derivedWindows.sorted(by: { $0.key < $1.key }) {
@@ -77,5 +68,17 @@ extension UsageQueries {
             }
         }
         return LimitsReport(now: now, readings: latest, windows: windows, derived: derived)
+    }
+
+    /// Where a reading stands at `now`, and its pace.
+    func reading(_ sample: LimitSample) -> LimitsReport.Reading {
+        // A limit-reached record is about its tool's derived window, and names no length of its own.
+        let window = derivedWindows[sample.tool]
+        let limitReached = window?.endedBy == sample.window
+        let status = LimitStatus(sample, now: now, fallbackWindowMinutes: limitReached ? window?.minutes : nil)
+        let current = !status.stale && !status.resetPassed && !limitReached
+        return LimitsReport.Reading(
+            status: status, sinceReset: status.resetPassed ? sample.resetsAt.map { now - $0 } : nil, limitReached: limitReached,
+            pace: current ? LimitPace(sample, windowMinutes: status.windowMinutes) : nil)
     }
 }

@@ -104,6 +104,21 @@ extension Command {
             options: view,
             run: { c throws(UsageError) in try SnapshotCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
         Command(
+            words: ["report"],
+            abstract: "scan, then one self-contained HTML page: today, the month's calendar, the bottle, plan limits, 30 days by tool, models",
+            options: [.out, .month, .tz, .noScan, .costMode, .store, .config, .readersDir],
+            examples: [Example(command: "unprompt-scan report --out ~/usage.html", comment: "the page, to open in any browser; it loads nothing")],
+            run: { c throws(UsageError) in try PageCommand.report(c.arguments, catalog: c.catalog, environment: c.environment) }),
+        Command(
+            words: ["serve"],
+            abstract: "the report's page live on 127.0.0.1, with /snapshot.json and /metrics; read-only, never scans, until Ctrl-C or SIGTERM",
+            options: [.port, .host, .tz, .costMode, .store, .config, .readersDir],
+            examples: [
+                Example(command: "unprompt-scan serve", comment: "then open http://127.0.0.1:8787/"),
+                Example(command: "unprompt-scan serve --host 0.0.0.0", comment: "for a phone on the same network: open the printed URL, token included"),
+            ],
+            run: { c throws(UsageError) in try ServeCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
+        Command(
             words: ["metrics"],
             abstract: "scan, then today's tokens, cost and water by tool and model, uses and plan limits in the Prometheus text format",
             options: [.tz, .noScan, .costMode, .store, .config, .readersDir],

@@ -299,7 +299,7 @@ struct DashboardPage {
         var html = "<section class=\"wide\" aria-labelledby=\"h-models\">\n<h2 id=\"h-models\">By model, \(name)</h2>\n"
         guard let entry = report.monthUsage.entries.first else { return html + "<p class=\"muted\">no usage this month</p>\n</section>\n" }
         let models = entry.usage.byModel.sorted { ($1.value.counts.total, $0.key) < ($0.value.counts.total, $1.key) }
-        html += "<table><thead><tr><th scope=\"col\">model</th><th scope=\"col\">tokens</th><th scope=\"col\">events</th>"
+        html += "<table><thead><tr><th scope=\"col\">model</th><th scope=\"col\">tokens</th>"
             + "<th scope=\"col\">cost at API list prices</th><th scope=\"col\">water, estimated</th></tr></thead>\n<tbody>\n"
         for (model, cell) in models {
             let readings = entry.readings.byModel[model] ?? ReadingCell()
@@ -307,7 +307,6 @@ struct DashboardPage {
             let cost = ReadingsFormat.text(readings.cost)
             html += "<tr><td>\(HTML.escaped(model))</td><td>"
                 + HTML.number(CountsFormat.grouped(Int(cell.counts.total)), value: String(cell.counts.total), key: key + ".tokens")
-                + "</td><td>" + HTML.number(CountsFormat.grouped(Int(cell.events)), value: String(cell.events), key: key + ".events")
                 + "</td><td>" + HTML.number(cost, value: readings.cost.shownUSD.map { String(ReadingsFormat.rounded($0)) } ?? "", key: key + ".cost")
                 + "</td><td>" + waterNumber(readings.water, key: key + ".water") + "</td></tr>\n"
         }

@@ -124,12 +124,12 @@ final class HTTPServer: Sendable {
             #endif
             guard slots.wait(timeout: .now()) == .success else {
                 Self.respond(.text(503, "busy: too many connections at once"), to: client, head: false)
-                close(client)
+                Self.closeGently(client)
                 continue
             }
             let thread = Thread {
                 Self.serve(client, handler: handler)
-                close(client)
+                Self.closeGently(client)
                 slots.signal()
             }
             thread.start()
@@ -140,6 +140,23 @@ final class HTTPServer: Sendable {
         var taken = 0
         for _ in 0..<Self.maxConnections where slots.wait(timeout: .now() + .seconds(Self.readTimeout * 2 + 1)) == .success { taken += 1 }
         for _ in 0..<taken { slots.signal() }
+    }
+
+    /// Ends the connection after its answer: the sending side first, then what the client still sends (a body,
+    /// the rest of headers too long) is read and dropped for a moment, so closing with unread bytes does not reset
+    /// the connection before the client has read the answer.
+    static func closeGently(_ client: Int32) {
+        shutdown(client, Int32(SHUT_WR))
+        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var drained = 0
+        while drained < 1 << 20 {
+            let count = read(client, &buffer, buffer.count)
+            guard count > 0 else { break }
+            drained += count
+        }
+        close(client)
     }
 
     /// Reads one request from `client` and answers it.
@@ -215,7 +232,9 @@ final class HTTPServer: Sendable {
             guard name.allSatisfy({ $0.isLetter || $0.isNumber || "-_".contains($0) }) else { return .failure(bad) }
             headers.append((name, line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         }
-        if headers.contains(where: { $0.name == "transfer-encoding" })
+        let method = String(parts[0])
+        // Any other method is refused whole (405) by `serve`, a body with it.
+        if ["GET", "HEAD"].contains(method), headers.contains(where: { $0.name == "transfer-encoding" })
             || headers.contains(where: { $0.name == "content-length" && $0.value != "0" })
         {
             return .failure(HTTPFailure(status: 400, message: "this server takes no request body"))
@@ -231,7 +250,7 @@ final class HTTPServer: Sendable {
                 query[decode(kv[0])] = kv.count == 2 ? decode(kv[1]) : ""
             }
         }
-        return .success(Request(method: String(parts[0]), path: String(pieces[0]), query: query, headers: headers))
+        return .success(Request(method: method, path: String(pieces[0]), query: query, headers: headers))
     }
 
     static let reasons = [

@@ -20,6 +20,8 @@ struct GoldenTests {
         /// The store it runs on: `main` is scanned by the first case; the others start empty.
         var store = "main"
         var status: Int32 = 0
+        /// Standard input, when the command reads one.
+        var input: String? = nil
     }
 
     static let settings = ["--config", corpus + "/config.yaml"]
@@ -76,6 +78,9 @@ struct GoldenTests {
         Case(name: "readers-list.json", arguments: ["readers", "list", "--json"]),
         Case(name: "config-get.txt", arguments: ["config", "get", "work-hours"] + settings),
         Case(name: "config-get.json", arguments: ["config", "get", "work-hours", "--json"] + settings),
+        Case(name: "report.html", arguments: ["report", "--no-scan", "--out", "-"] + settings),
+        // Last: it records Claude's readings into the main store.
+        Case(name: "statusline.txt", arguments: ["statusline"], input: StatusLineSample.claudeCode),
     ]
 
     /// A scan's own time is the only output that differs between runs.
@@ -96,7 +101,7 @@ struct GoldenTests {
                 environment: [
                     "CLAUDE_CONFIG_DIR": Self.corpus + "/claude", "CODEX_HOME": Self.corpus + "/codex", "TZ": "UTC", "NO_COLOR": "1",
                     "UNPROMPT_NOW": golden.now,
-                ])
+                ], input: golden.input)
             #expect(output.status == golden.status, "\(golden.name): \(output.stderr)")
             #expect(output.stderr.isEmpty, "\(golden.name): \(output.stderr)")
             let path = Self.directory + "/" + golden.name

@@ -3,7 +3,7 @@
 /// effort, thinking, `rate_limits` with `five_hour` and `seven_day`, vim, agent, worktree), with a canary in
 /// each free-text field. Its limits: 5 hours 23.5 % used, resetting 2026-03-10T15:00Z; 7 days 41 %, resetting
 /// 2026-03-14T00:00Z.
-public enum StatusLineSample {
+public enum StatusLineSample: Sendable {
     public static let claudeCode = #"""
         {
           "hook_event_name": "Status",

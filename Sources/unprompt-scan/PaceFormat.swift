@@ -1,3 +1,4 @@
+import Foundation
 import UnpromptKit
 
 /// A limit window's pace (`LimitPace`) as `limits`, the snapshot and the page write it: what was measured, and

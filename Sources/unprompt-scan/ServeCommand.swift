@@ -100,24 +100,28 @@ enum ServeCommand {
 
 /// The numbers `serve` answers with, read from the store again only when it changed or 5 seconds have passed.
 /// One request computes them at a time (a page takes milliseconds); the others wait for it and share it.
-final class DashboardSource: @unchecked Sendable {
-    struct Content {
+final class DashboardSource: Sendable {
+    struct Content: Sendable {
         let page: String
         let policy: String
         let snapshot: String
         let metrics: String
     }
 
+    /// What changes between requests: the store (opened once it exists) and the last content made.
+    private struct State {
+        var store: UsageStore?
+        var cached: (version: Int64, at: Int64, content: Content)?
+    }
+
     static let maxAge: Int64 = 5000
 
-    private let lock = NSLock()
+    private let state: Locked<State>
     private let request: ViewRequest
     private let readings: Readings
     private let workHours: WorkHours
     private let descriptors: [Descriptor]
     private let environment: [String: String]
-    private var store: UsageStore?
-    private var cached: (version: Int64, at: Int64, content: Content)?
 
     init(request: ViewRequest, descriptors: [Descriptor], environment: [String: String]) throws(ViewOpeningError) {
         // The settings, the readings and the store, opened as every view opens them (no scan).
@@ -125,32 +129,35 @@ final class DashboardSource: @unchecked Sendable {
         self.request = request
         readings = opened.queries.readings
         workHours = opened.queries.workHours
-        store = opened.queries.store
+        state = Locked(State(store: opened.queries.store))
         self.descriptors = descriptors
         self.environment = environment
     }
 
     func content() -> Result<Content, StoreError> {
-        lock.lock()
-        defer { lock.unlock() }
         let now = (try? Clock.now(environment)) ?? request.now
-        do {
-            if store == nil, FileManager.default.fileExists(atPath: request.storePath) {
-                store = try UsageStore(path: request.storePath, readOnly: true)
+        return state.withLock { state in
+            do throws(StoreError) {
+                if state.store == nil, FileManager.default.fileExists(atPath: request.storePath) {
+                    state.store = try UsageStore(path: request.storePath, readOnly: true)
+                }
+                let version = try state.store?.dataVersion() ?? -1
+                if let cached = state.cached, cached.version == version, now - cached.at < Self.maxAge, now >= cached.at {
+                    return .success(cached.content)
+                }
+                let queries = UsageQueries(
+                    store: state.store, readings: readings, zone: request.zone, workHours: workHours, now: now,
+                    descriptors: descriptors)
+                let report = try queries.dashboard()
+                let page = DashboardPage(report: report, queries: queries, live: true).render()
+                let content = Content(
+                    page: page.html, policy: page.contentSecurityPolicy, snapshot: SnapshotCommand.json(report.snapshot).text,
+                    metrics: MetricsCommand.text(report.snapshot))
+                state.cached = (version, now, content)
+                return .success(content)
+            } catch {
+                return .failure(error)
             }
-            let version = try store?.dataVersion() ?? -1
-            if let cached, cached.version == version, now - cached.at < Self.maxAge, now >= cached.at { return .success(cached.content) }
-            let queries = UsageQueries(
-                store: store, readings: readings, zone: request.zone, workHours: workHours, now: now, descriptors: descriptors)
-            let report = try queries.dashboard()
-            let page = DashboardPage(report: report, queries: queries, live: true).render()
-            let content = Content(
-                page: page.html, policy: page.contentSecurityPolicy, snapshot: SnapshotCommand.json(report.snapshot).text,
-                metrics: MetricsCommand.text(report.snapshot))
-            cached = (version, now, content)
-            return .success(content)
-        } catch {
-            return .failure(error)
         }
     }
 }

@@ -18,7 +18,7 @@ enum StatusLineCommand {
     static func run(_ arguments: Arguments, environment: [String: String]) throws(UsageError) -> ExitCode {
         let request = try ViewOpener.request(arguments, environment: environment, scan: false)
         let directories = ReaderLocation.directories(flag: arguments.single(Option.readersDir.name), environment: environment)
-        let statusLines = DescriptorLoader.statusLines(in: directories)
+        let statusLines = StatusLinePayload.readers(in: directories)
         if !statusLines.errors.isEmpty {
             for error in statusLines.errors { printError(error.description) }
             return .invalidDescriptor

@@ -13,7 +13,7 @@ struct StatusLinePayloadTests {
     let claude: StatusLineReader
 
     init() throws {
-        let found = DescriptorLoader.statusLines(in: [Repository.readers])
+        let found = StatusLinePayload.readers(in: [Repository.readers])
         #expect(found.errors.isEmpty && found.found.map(\.tool) == ["claude-code"], "only claude-code declares a status line")
         claude = try #require(found.found.first)
     }
@@ -75,7 +75,7 @@ struct StatusLinePayloadTests {
         try "schema: 1\nid: tool-a\nstatus_line:\n  windows:\n    - { name: five_hour, used_percent: a.b, extra: 1 }\n"
             .write(toFile: directory + "/tool-a.yaml", atomically: true, encoding: .utf8)
         try "schema: 1\nid: tool-b\nname: B\n".write(toFile: directory + "/tool-b.yaml", atomically: true, encoding: .utf8)
-        let found = DescriptorLoader.statusLines(in: [directory])
+        let found = StatusLinePayload.readers(in: [directory])
         #expect(found.found.isEmpty)
         let error = try #require(found.errors.first)
         #expect(found.errors.count == 1, "tool-b declares none and is not read further: \(found.errors)")

@@ -5,7 +5,7 @@ import Foundation
 /// Unknown keys, wrong types, missing keys, duplicate keys, bad globs, bad field paths and bad patterns are
 /// all errors at `file:line:col`. Nothing is defaulted silently: the few defaults are documented in
 /// CONTRIBUTING.md, and every choice that changes a count (counting rules, which copy to keep) is required.
-public enum DescriptorLoader {
+public enum DescriptorLoader: Sendable {
     /// Loads a descriptor file, whose name must be its id: `readers/codex.yaml` declares `id: codex`.
     public static func load(path: String) throws(DescriptorError) -> Descriptor {
         let text: String
@@ -23,40 +23,13 @@ public enum DescriptorLoader {
         return try DescriptorDecoder(file: file, expectedID: expectedID).descriptor(root)
     }
 
-    private static let statusLineKey = NeedleSet([Needle(Array("status_line".utf8))])
-
-    /// The status lines the descriptors in `directories` declare (`StatusLineRule`), each file decoded only as
-    /// far as its `schema`, `id` and `status_line`, and only when its text holds `status_line` at all: the status
-    /// line command runs each time a line is drawn, and every other command loads and checks the descriptors
-    /// whole. A file found to be invalid is an error, as it is for every other command.
-    public static func statusLines(in directories: [String]) -> (found: [StatusLineReader], errors: [DescriptorError]) {
-        var found: [StatusLineReader] = []
-        var errors: [DescriptorError] = []
-        for directory in directories {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-                errors.append(DescriptorError(file: directory, mark: SourceMark(line: 1, column: 1), message: "cannot list the readers directory"))
-                continue
-            }
-            for name in names.sorted() where name.hasSuffix(".yaml") {
-                let path = directory + "/" + name
-                guard let bytes = FileManager.default.contents(atPath: path) else {
-                    errors.append(DescriptorError(file: path, mark: SourceMark(line: 1, column: 1), message: "cannot read the file"))
-                    continue
-                }
-                let mentioned = bytes.withUnsafeBytes { text in
-                    text.baseAddress.map { statusLineKey.firstOffset(in: $0, count: text.count) != nil } ?? false
-                }
-                guard mentioned else { continue }
-                do {
-                    let root = try YAMLLoader.load(String(decoding: bytes, as: UTF8.self), file: path)
-                    let decoder = DescriptorDecoder(file: path, expectedID: String(name.dropLast(".yaml".count)))
-                    if let reader = try decoder.statusLine(root) { found.append(reader) }
-                } catch {
-                    errors.append(error)
-                }
-            }
-        }
-        return (found, errors)
+    /// The status line a descriptor's text declares (`StatusLineRule`), nil when it declares none: decoded only as
+    /// far as its `schema`, `id` and `status_line` (`StatusLinePayload.readers` finds them, for a command that
+    /// runs each time a line is drawn; every other command loads and checks the descriptors whole). An invalid
+    /// one is an error at `file:line:col`, as it is for every other command.
+    public static func statusLine(text: String, file: String, expectedID: String?) throws(DescriptorError) -> StatusLineReader? {
+        let root = try YAMLLoader.load(text, file: file)
+        return try DescriptorDecoder(file: file, expectedID: expectedID).statusLine(root)
     }
 }
 
@@ -200,9 +173,15 @@ private struct DescriptorDecoder {
         if let node = map.optional("limits") {
             for item in try map.list(node, "limits") { limits.append(try limitRule(item)) }
         }
+        let formatRules: FormatRules =
+            switch format {
+            case .jsonl: .jsonl
+            case .json: .json(siblings: siblings)
+            case .sqlite: .sqlite(queries: queries)
+            case .text: .text(patterns: patterns)
+            }
         return Input(
-            format: format, sources: sources, prefilter: prefilter, carry: carry, records: records, limits: limits,
-            queries: queries, patterns: patterns, siblings: siblings)
+            sources: sources, prefilter: prefilter, carry: carry, records: records, limits: limits, formatRules: formatRules)
     }
 
     func source(_ node: YAMLNode) throws(DescriptorError) -> SourceSpec {
@@ -607,7 +586,7 @@ private struct DescriptorDecoder {
             alternatives.append(.constant(try map.string(node, "\(what).const")))
         }
         if alternatives.isEmpty { throw map.error(map.node, "\(what) needs a path or a const") }
-        var pattern: String?
+        var pattern: Pattern?
         if let node = map.optional("pattern") { pattern = try map.regex(node, "\(what).pattern", captures: 1...1) }
         return ValueSpec(alternatives: alternatives, pattern: pattern, mark: map.node.mark)
     }
@@ -658,7 +637,7 @@ private struct DescriptorDecoder {
             let path = try parseFieldPath(entry.key, at: keyNode, what, file: file)
             switch entry.value.kind {
             case .scalar:
-                result.append(Condition(path: path, anyOf: [literal(entry.value)], present: nil, matches: nil))
+                result.append(Condition(path: path, test: .equals([literal(entry.value)])))
             case .sequence(let items):
                 if items.isEmpty { throw placeError(entry.value, "\(what).\(entry.key) must not be an empty list") }
                 var literals: [Condition.Literal] = []
@@ -666,20 +645,20 @@ private struct DescriptorDecoder {
                     guard case .scalar = item.kind else { throw placeError(item, "each item of \(what).\(entry.key) must be a plain value") }
                     literals.append(literal(item))
                 }
-                result.append(Condition(path: path, anyOf: literals, present: nil, matches: nil))
+                result.append(Condition(path: path, test: .equals(literals)))
             case .mapping:
                 let map = try reader(entry.value, "\(what).\(entry.key)", ["present", "matches", "less_than"])
                 let given = ["present", "matches", "less_than"].compactMap { map.optional($0) }
                 if given.count > 1 { throw map.error(given[1], "a condition takes one of present, matches or less_than") }
                 if let present = map.optional("present") {
-                    result.append(Condition(path: path, anyOf: [], present: try map.bool(present, "present"), matches: nil))
+                    result.append(Condition(path: path, test: .present(try map.bool(present, "present"))))
                 } else if let pattern = map.optional("matches") {
-                    result.append(Condition(path: path, anyOf: [], present: nil, matches: try map.regex(pattern, "matches")))
+                    result.append(Condition(path: path, test: .matches(try map.regex(pattern, "matches"))))
                 } else if let bound = map.optional("less_than") {
                     guard case .scalar(let text, true) = bound.kind, let number = Double(text), number.isFinite else {
                         throw map.error(bound, "less_than must be a number")
                     }
-                    result.append(Condition(path: path, anyOf: [], present: nil, matches: nil, lessThan: number))
+                    result.append(Condition(path: path, test: .lessThan(number)))
                 } else {
                     throw map.error(entry.value, "a condition mapping needs present: true|false, matches: REGEX or less_than: NUMBER")
                 }

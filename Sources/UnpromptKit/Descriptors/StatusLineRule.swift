@@ -13,7 +13,7 @@ public struct StatusLineRule: Sendable {
     var limitRule: LimitRule { LimitRule(match: [], time: nil, windows: windows) }
 }
 
-/// A tool's status line, as `DescriptorLoader.statusLines` finds it.
+/// A tool's status line, as `StatusLinePayload.readers` finds it.
 public struct StatusLineReader: Sendable {
     /// The descriptor's id: the tool its readings are of.
     public let tool: String

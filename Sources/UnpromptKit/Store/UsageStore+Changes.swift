@@ -3,6 +3,6 @@
 /// again only when it moved.
 extension UsageStore {
     public func dataVersion() throws(StoreError) -> Int64 {
-        try database.prepare("PRAGMA data_version").rows().first?.int(0) ?? 0
+        try locked { database throws(StoreError) in try database.prepare("PRAGMA data_version").rows().first?.int(0) ?? 0 }
     }
 }

@@ -5,9 +5,9 @@ import Foundation
 /// store keeps the moments a reading changes and the latest moment it was seen: a reading equal to the two
 /// before it moves the later one's time forward instead of adding a row.
 ///
-/// They are written without the scan lock (a scan can hold it for seconds, and a status line must not wait):
-/// a reading touches no checkpoint, identity or bucket, and SQLite orders the writes. The store must already
-/// be at this version's schema (a scan creates and migrates it).
+/// They are written without the store's writer lock (`StoreLock`: a scan holds it for seconds, and a status
+/// line must not wait): a reading touches no checkpoint, identity or bucket, and SQLite orders the writes. The
+/// store must already be at this version's schema (a scan creates and migrates it).
 extension UsageStore {
     /// A reading equal to the latest one is not written again until it is this old (milliseconds).
     public static let repeatedReadingInterval: Int64 = 60_000
@@ -19,7 +19,7 @@ extension UsageStore {
     public func readingsToRecord(_ samples: [LimitSample]) throws(StoreError) -> [LimitSample] {
         var result: [LimitSample] = []
         for sample in samples {
-            let latest = try Self.recentReadings(of: sample, limit: 1, in: database).first
+            let latest = try locked { database throws(StoreError) in try Self.recentReadings(of: sample, limit: 1, in: database).first }
             if let latest, Self.sameReading(latest, sample), sample.time - latest.time < Self.repeatedReadingInterval { continue }
             result.append(sample)
         }
@@ -27,7 +27,7 @@ extension UsageStore {
     }
 
     /// Writes `samples` into the store at `path` in one transaction, on a connection of its own (read-write,
-    /// without the scan lock). A busy store throws with `busy` set: nothing was written.
+    /// without the writer lock). A busy store throws with `busy` set: nothing was written.
     public static func recordReadings(_ samples: [LimitSample], storePath path: String) throws(StoreError) {
         guard !samples.isEmpty else { return }
         guard FileManager.default.fileExists(atPath: path) else {

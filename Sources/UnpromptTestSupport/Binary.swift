@@ -44,11 +44,18 @@ public enum Binary: Sendable {
         return process
     }
 
-    /// Runs to the end and returns what it printed.
-    public static func run(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil) throws
-        -> Output
-    {
+    /// Runs to the end and returns what it printed; with `input`, that is its standard input; started in
+    /// `directory` when given.
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:], input: String? = nil, directory: String? = nil
+    ) throws -> Output {
         let process = process(arguments, environment: environment, directory: directory)
+        if let input {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("unprompt-input-\(UUID().uuidString)").path
+            try input.write(toFile: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            process.standardInput = FileHandle(forReadingAtPath: file)
+        }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

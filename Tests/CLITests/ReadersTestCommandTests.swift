@@ -31,7 +31,7 @@ struct ReadersTestCommandTests {
                 """)
     }
 
-    @Test func aWrongFigureFailsWithItsFirstDifferenceAndExitsSeven() throws {
+    @Test func aWrongFigureFailsWithItsFirstDifferenceAndExitsEight() throws {
         let directory = try fixtures(["claude-code/cache-creation-split", "claude-code/content-blocks"])
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let expected = directory + "/Fixtures/claude-code/content-blocks/expected.json"
@@ -45,7 +45,7 @@ struct ReadersTestCommandTests {
         try "{}".write(toFile: directory + "/Fixtures/no-such-reader/basic/expected.json", atomically: true, encoding: .utf8)
 
         let output = try Binary.run(["readers", "test", "--fixtures", directory + "/Fixtures", "--seed", "3"])
-        #expect(output.status == 7, "\(output.stdout)\(output.stderr)")
+        #expect(output.status == 8, "\(output.stdout)\(output.stderr)")
         let lines = output.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains("FAIL  no-such-reader: no reader named 'no-such-reader' for \(directory)/Fixtures/no-such-reader/"))
         #expect(lines.contains("ok    claude-code/cache-creation-split"))
@@ -64,7 +64,7 @@ struct ReadersTestCommandTests {
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         #expect(output.stdout.hasPrefix("ok    goose/first-sqlite-schema\n1 cases: 0 failed"), "\(output.stdout)")
         let none = try Binary.run(["readers", "test", "codex"], directory: directory)
-        #expect(none.status == 7)
+        #expect(none.status == 8)
         #expect(none.stdout.hasPrefix("FAIL  codex: no cases under Fixtures/codex/"), "\(none.stdout)")
         let unknown = try Binary.run(["readers", "test", "nope"], directory: directory)
         #expect(unknown.status == 2)

@@ -18,6 +18,9 @@ public enum DescriptorKeys: Sendable {
                 "derived_window", "mapping", .optional, default: "none",
                 "a plan-limit window derived from when the tool was used, for a tool whose logs hold no quota percentages (see [Limits](#limits))"),
             DescriptorKey(
+                "status_line", "mapping", .optional, default: "none",
+                "the plan-limit readings the tool hands to a status line command on standard input: see [Limits](#limits)"),
+            DescriptorKey(
                 "blocks", "mapping name → mapping", .optional, default: "none",
                 "named parts of mappings, used elsewhere with `use: NAME` (or `use: OTHER-ID.NAME` from another descriptor; see [blocks](#blocks-use))"),
         ])
@@ -233,6 +236,14 @@ public enum DescriptorKeys: Sendable {
             DescriptorKey("windows", "list of windows, at least 1", .required, "the windows the line reports"),
         ])
 
+    public static let statusLine = KeySection(
+        id: "status_line", title: "status_line",
+        keys: [
+            DescriptorKey(
+                "windows", "list of windows, at least 1", .required,
+                "where the document holds each window's used share, length and reset"),
+        ])
+
     public static let window = KeySection(
         id: "window", title: "a window",
         keys: [
@@ -288,6 +299,6 @@ public enum DescriptorKeys: Sendable {
     /// Every section, in the order the reference lists them.
     public static let all: [KeySection] = [
         descriptor, input, source, sourceList, query, carry, sibling, record, tokens, sum, counting, conditionalFlag,
-        byTotal, cumulative, identity, alias, limit, window, derivedWindow, value, time, condition,
+        byTotal, cumulative, identity, alias, limit, statusLine, window, derivedWindow, value, time, condition,
     ]
 }

@@ -4,12 +4,16 @@ extension DescriptorDecoder {
         let map = try reader(node, DescriptorKeys.limit)
         let match = try map.optional("match") { (n) throws(DescriptorError) in try conditions(n, "match") } ?? []
         let time = try timeSpec(try map.required("time"), "time")
-        let windowsNode = try map.required("windows")
+        return LimitRule(match: match, time: time, windows: try limitWindows(try map.required("windows"), map))
+    }
+
+    /// A limit rule's (or a status line's) `windows`.
+    func limitWindows(_ windowsNode: YAMLNode, _ map: MappingReader) throws(DescriptorError) -> [LimitWindowSpec] {
         let items = try map.list(windowsNode, "windows")
         if items.isEmpty { throw map.error(windowsNode, "windows must list at least one window") }
         var windows: [LimitWindowSpec] = []
         for item in items { windows.append(try limitWindow(item)) }
-        return LimitRule(match: match, time: time, windows: windows)
+        return windows
     }
 
     func limitWindow(_ node: YAMLNode) throws(DescriptorError) -> LimitWindowSpec {

@@ -29,6 +29,16 @@ public enum DescriptorLoader: Sendable {
         return try DescriptorDecoder(file: file, expectedID: expectedID, log: log, blocks: blocks).descriptor(root)
     }
 
+    /// The status line a descriptor's text declares (`StatusLineRule`), nil when it declares none: decoded only as
+    /// far as its `schema`, `id` and `status_line` (`StatusLinePayload.readers` finds them, for a command that
+    /// runs each time a line is drawn; every other command loads and checks the descriptors whole). An invalid
+    /// one is an error at `file:line:col`, as it is for every other command.
+    public static func statusLine(text: String, file: String, expectedID: String?) throws(DescriptorError) -> StatusLineReader? {
+        let root = try YAMLLoader.load(text, file: file)
+        let blocks = try DescriptorBlocks(root: root, file: file, directories: [])
+        return try DescriptorDecoder(file: file, expectedID: expectedID, log: nil, blocks: blocks).statusLine(root)
+    }
+
     static func readText(_ path: String) throws(DescriptorError) -> String {
         do {
             return try String(contentsOfFile: path, encoding: .utf8)
@@ -50,8 +60,8 @@ struct DescriptorDecoder {
         try MappingReader(node, file: file, section: section, context: context, log: log, blocks: blocks)
     }
 
-    func descriptor(_ node: YAMLNode) throws(DescriptorError) -> Descriptor {
-        let map = try reader(node, DescriptorKeys.descriptor)
+    /// The schema this version reads, and the id (which must be the file's name when one is expected).
+    func checkedID(_ map: MappingReader) throws(DescriptorError) -> String {
         let schemaNode = try map.required("schema")
         let schema = try map.integer(schemaNode, "schema", range: 1...1_000)
         guard schema == Descriptor.schemaVersion else {
@@ -62,6 +72,12 @@ struct DescriptorDecoder {
         if let expectedID, expectedID != id {
             throw map.error(idNode, "id '\(id)' must match the file name '\(expectedID).yaml'")
         }
+        return id
+    }
+
+    func descriptor(_ node: YAMLNode) throws(DescriptorError) -> Descriptor {
+        let map = try reader(node, DescriptorKeys.descriptor)
+        let id = try checkedID(map)
         let name = try map.string(try map.required("name"), "name")
         // Read by `DescriptorBlocks` before any mapping, since any mapping may use them.
         _ = map.optional("blocks")
@@ -75,7 +91,22 @@ struct DescriptorDecoder {
         let derived = try map.optional("derived_window") { (n) throws(DescriptorError) in
             try DerivedWindow.decode(n, file: file, limitWindows: windows, log: log)
         }
-        return Descriptor(id: id, name: name, identitySpace: space, inputs: inputs, derivedWindow: derived, file: file)
+        let statusLine = try map.optional("status_line") { (n) throws(DescriptorError) in try statusLineRule(n) }
+        return Descriptor(
+            id: id, name: name, identitySpace: space, inputs: inputs, derivedWindow: derived, statusLine: statusLine, file: file)
+    }
+
+    /// The descriptor's status line only: its schema and id are checked, its other sections are not read.
+    func statusLine(_ node: YAMLNode) throws(DescriptorError) -> StatusLineReader? {
+        let map = try reader(node, DescriptorKeys.descriptor)
+        let id = try checkedID(map)
+        guard let lineNode = map.optional("status_line") else { return nil }
+        return StatusLineReader(tool: id, rule: try statusLineRule(lineNode), file: file)
+    }
+
+    func statusLineRule(_ node: YAMLNode) throws(DescriptorError) -> StatusLineRule {
+        let rule = try reader(node, DescriptorKeys.statusLine)
+        return StatusLineRule(windows: try limitWindows(try rule.required("windows"), rule))
     }
 
     func identifier(_ node: YAMLNode, _ map: MappingReader, _ what: String) throws(DescriptorError) -> String {

@@ -42,11 +42,11 @@ enum ReportCommand {
                 ? ("date", CivilDate.dateString(ofDay: usage.period)) : ("month", CivilDate.monthString(ofMonth: usage.period))
             let bottle: JSON? = daily ? (entry.bottleLevel.map { .number(ReadingsFormat.rounded($0)) } ?? .null) : nil
             let json = UsageView.json(usage, label: label, readings: entry.readings, bottle: bottle)
-            guard case .object(let fields) = json, let day = entry.day else { return json }
+            guard case .object(let fields) = json, report.showsUses else { return json }
             return .object(fields + [
-                ("uses", .int(day.uses)),
-                ("work", .object([("tokens", .integer(day.workTokens)), ("uses", .int(day.workUses))])),
-                ("personal", .object([("tokens", .integer(day.personalTokens)), ("uses", .int(day.personalUses))])),
+                ("uses", .int(entry.uses)),
+                ("work", .object([("tokens", .integer(entry.workTokens)), ("uses", .int(entry.workUses))])),
+                ("personal", .object([("tokens", .integer(entry.personalTokens)), ("uses", .int(entry.personalUses))])),
             ])
         }
         return .object([
@@ -72,8 +72,8 @@ enum ReportCommand {
             let label = daily ? CivilDate.dateString(ofDay: usage.period) : CivilDate.monthString(ofMonth: usage.period)
             var columns = daily ? [ReadingsFormat.bottle(entry.bottleLevel)] : []
             if report.showsUses {
-                columns.append(entry.day.map { String($0.uses) } ?? "")
-                if workHoursSet { columns.append(entry.day.map { CountsFormat.grouped(Int($0.workTokens)) } ?? "") }
+                columns.append(String(entry.uses))
+                if workHoursSet { columns.append(CountsFormat.grouped(Int(entry.workTokens))) }
             }
             UsageView.add(usage, label: label, to: &table, readings: entry.readings, periodColumns: columns)
         }

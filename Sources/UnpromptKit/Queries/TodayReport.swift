@@ -22,6 +22,19 @@ public struct TodayReport: Sendable {
 
     /// The pace in whole tokens a minute, rounded down (an estimate never rounds up).
     public var tokensPerMinute: Int64 { Int64((pace * 60).rounded(.down)) }
+
+    /// Today's tokens at `now`, a moment of this same local day (`LiveEstimate`): `estimate` is this at the
+    /// report's own clock, and `today --live` ticks with it between scans.
+    public func liveEstimate(at now: Int64) -> LiveEstimate.Reading {
+        Self.estimate(tokens: reading.tokens, measuredAt: measuredAt, pace: pace, dayStart: dayStart, now: now)
+    }
+
+    static func estimate(tokens: Int64, measuredAt: Int64?, pace: Double, dayStart: Int64, now: Int64) -> LiveEstimate.Reading {
+        guard let measuredAt else { return LiveEstimate.Reading(tokens: tokens, live: false) }
+        // Measured on an earlier day, the count is that day's: the estimate of today does not use it.
+        let count = measuredAt >= dayStart ? tokens : 0
+        return LiveEstimate(count: count, pace: pace, measuredAt: measuredAt).reading(now: now, dayStart: dayStart)
+    }
 }
 
 extension UsageQueries {
@@ -45,12 +58,7 @@ extension UsageQueries {
             }
         }
         let dayStart = start(ofDay: day)
-        var estimate = LiveEstimate.Reading(tokens: reading.tokens, live: false)
-        if let measuredAt {
-            // Measured on an earlier day, the count is that day's: the estimate of today does not use it.
-            let count = calendar.day(ofMilliseconds: measuredAt) == day ? reading.tokens : 0
-            estimate = LiveEstimate(count: count, pace: pace, measuredAt: measuredAt).reading(now: now, dayStart: dayStart)
-        }
+        let estimate = TodayReport.estimate(tokens: reading.tokens, measuredAt: measuredAt, pace: pace, dayStart: dayStart, now: now)
         return TodayReport(
             day: day, dayStart: dayStart, usage: usage, readings: breakdown, reading: reading, measuredAt: measuredAt,
             pace: pace, estimate: estimate)

@@ -10,8 +10,8 @@ public struct UsageQueries {
     public let zone: ViewZone
     public let calendar: LocalCalendar
     public let workHours: WorkHours
-    /// The clock: milliseconds since 1970.
-    public let now: Int64
+    /// The clock: milliseconds since 1970 (`at(_:)` gives the same queries at another moment).
+    public private(set) var now: Int64
     /// The windows derived from use, by tool (from the descriptors' `derived_window`).
     public let derivedWindows: [String: DerivedWindow]
 
@@ -27,6 +27,13 @@ public struct UsageQueries {
         var windows: [String: DerivedWindow] = [:]
         for descriptor in descriptors { windows[descriptor.id] = descriptor.derivedWindow }
         derivedWindows = windows
+    }
+
+    /// The same queries at another moment.
+    public func at(_ now: Int64) -> UsageQueries {
+        var copy = self
+        copy.now = now
+        return copy
     }
 
     /// The local day of `now`.

@@ -50,14 +50,6 @@ enum CalendarCommand {
     }
 }
 
-/// Whether standard output gets color: only on a terminal, never with `NO_COLOR` set (to anything but the
-/// empty string, https://no-color.org) or a dumb terminal.
-enum Terminal {
-    static func colors(_ environment: [String: String]) -> Bool {
-        isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
-    }
-}
-
 /// The month grid: weeks from Monday, two lines each (day numbers, then each day's tokens and band).
 struct CalendarGrid {
     let month: CalendarMonth

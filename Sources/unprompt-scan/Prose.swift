@@ -1,9 +1,10 @@
 /// Lines of text that fit a width: broken at spaces, or between the parts of a `·`-separated line, each
-/// continuation indented two more than the line it continues. Without a width, lines stay as they are.
+/// continuation indented two more than the line it continues; a word wider than the width (a long model id)
+/// is shortened in the middle, as in tables. Without a width, lines stay as they are.
 enum Prose {
     static let separator = " · "
 
-    /// `line` broken at spaces so that no piece is wider than `width`; a word wider than that is left whole.
+    /// `line` broken at spaces so that no piece is wider than `width`.
     static func wrap(_ line: String, width: Int?) -> [String] {
         guard let width, line.visibleWidth > width else { return [line] }
         let indent = String(line.prefix { $0 == " " })
@@ -29,7 +30,8 @@ enum Prose {
                 line = indent + "  "
                 empty = true
             }
-            line += (empty ? "" : joiner) + word
+            let room = width - line.visibleWidth - (empty ? 0 : joiner.count)
+            line += (empty ? "" : joiner) + (word.visibleWidth > room ? Table.shorten(word, to: max(1, room)) : word)
             empty = false
         }
         return lines + [line]

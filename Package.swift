@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
@@ -44,14 +44,35 @@ let package = Package(
             name: "UnpromptKitTests",
             dependencies: ["UnpromptKit", "UnpromptTestSupport"]),
         .target(
-            name: "UnpromptTestSupport"),
-        // Both run the built binary, as a person would.
+            name: "UnpromptTestSupport",
+            dependencies: ["UnpromptKit"]),
+        // Both run the built binary, as a person would; the fixture cases also go through the library's scan
+        // into a store (UnpromptTestSupport's FixtureStoreRun).
         .testTarget(
             name: "ReaderFixtureTests",
-            dependencies: ["unprompt-scan", "UnpromptTestSupport"]),
+            dependencies: ["unprompt-scan", "UnpromptKit", "UnpromptTestSupport"]),
         .testTarget(
             name: "CLITests",
             dependencies: ["unprompt-scan", "UnpromptTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17
 )
+
+// What every Swift target is built with (after swift-log's Package.swift): the compiler, not habit, holds these.
+// (`treatWarning` needs tools 6.2.)
+let strictSettings: [SwiftSetting] = [
+    // Swift 6: data races are compile errors; what crosses threads is Sendable as the compiler checks it.
+    .swiftLanguageMode(.v6),
+    // SE-0335: an existential is spelled `any P`, so its cost shows where it is used.
+    .enableUpcomingFeature("ExistentialAny"),
+    .treatWarning("ExistentialAny", as: .error),
+    // SE-0444: a file sees a module's members only when it imports that module itself.
+    .enableUpcomingFeature("MemberImportVisibility"),
+    // Every public type says whether it is Sendable (what `-require-explicit-sendable` asked for).
+    .treatWarning("ExplicitSendable", as: .error),
+]
+// The system libraries and the two C targets compile no Swift; a plugin takes no build settings.
+for target in package.targets
+where target.type != .system && target.type != .plugin && !["CSimdJSON", "CByteScan"].contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
+}

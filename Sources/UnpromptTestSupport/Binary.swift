@@ -1,7 +1,7 @@
 import Foundation
 
 /// Runs the built `unprompt-scan` as a person would, for tests that check what it prints.
-public enum Binary {
+public enum Binary: Sendable {
     public struct Output: Sendable {
         public let status: Int32
         public let stdout: String
@@ -54,7 +54,7 @@ public enum Binary {
 }
 
 /// Paths inside the checkout the tests were built from.
-public enum Repository {
+public enum Repository: Sendable {
     public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
     public static var readers: String { root + "/readers" }
@@ -64,7 +64,7 @@ public enum Repository {
 }
 
 /// Parsed JSON reduced to values that compare exactly: every number as a Double (token counts fit).
-public indirect enum JSONTree: Equatable, CustomStringConvertible {
+public indirect enum JSONTree: Sendable, Equatable, CustomStringConvertible {
     case object([String: JSONTree])
     case array([JSONTree])
     case string(String)
@@ -107,7 +107,7 @@ public indirect enum JSONTree: Equatable, CustomStringConvertible {
 }
 
 /// The corpus generator in `bench/corpus`: deterministic log trees with their expected totals.
-public enum Generator {
+public enum Generator: Sendable {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// SQLite fixtures are committed as SQL text, so they stay reviewable, and built when a test runs.
-public enum FixtureDatabases {
+public enum FixtureDatabases: Sendable {
     /// The directory to read a fixture case from: the case itself when it holds no `.sql` file; else a fresh
     /// copy in which every `NAME.sql` was replaced by the database `NAME` its statements build.
     public static func prepared(_ directory: String) throws -> String {

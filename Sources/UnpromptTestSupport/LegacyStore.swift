@@ -1,7 +1,7 @@
 import Foundation
 
 /// Stores as older versions wrote them, for upgrade tests.
-public enum LegacyStore {
+public enum LegacyStore: Sendable {
     /// Schema 1's tables, exactly as that version created them (frozen: never edit).
     public static let schemaOneTables = """
         CREATE TABLE checkpoints (

@@ -1,5 +1,5 @@
 /// SplitMix64: a tiny seeded generator, so fuzz inputs and kill moments are the same on every run and machine.
-public struct SeededRandom: RandomNumberGenerator {
+public struct SeededRandom: Sendable, RandomNumberGenerator {
     public var state: UInt64
 
     public init(seed: UInt64) { state = seed }

@@ -46,7 +46,7 @@ public struct StoreTotals: Equatable, Sendable, CustomStringConvertible {
 /// The store file and its `-wal` are first copied aside and the copy is read, so reading never changes
 /// the store: it neither checkpoints nor recovers its write-ahead log in place (a crash test must leave
 /// that to the next scan). Call it only while no scan is writing the store.
-public enum StoreReader {
+public enum StoreReader: Sendable {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
     }
@@ -60,9 +60,8 @@ public enum StoreReader {
         return result
     }
 
-    /// Totals per `tool/model`.
-    public static func totalsByModel(store: String) throws -> [String: StoreTotals] {
-        guard FileManager.default.fileExists(atPath: store) else { return [:] }
+    /// Runs `body` on a copy of the store (and of its `-wal`), so reading it changes nothing.
+    static func onACopy<T>(of store: String, _ body: (String) throws -> T) throws -> T {
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("unprompt-store-read-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: copy) }
@@ -71,6 +70,12 @@ public enum StoreReader {
         if FileManager.default.fileExists(atPath: store + "-wal") {
             try FileManager.default.copyItem(atPath: store + "-wal", toPath: copied + "-wal")
         }
+        return try body(copied)
+    }
+
+    /// Totals per `tool/model`.
+    public static func totalsByModel(store: String) throws -> [String: StoreTotals] {
+        guard FileManager.default.fileExists(atPath: store) else { return [:] }
         let script = """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
@@ -81,7 +86,7 @@ public enum StoreReader {
                 "sum(cache_write_1h), sum(reasoning), sum(events) FROM buckets GROUP BY tool, model ORDER BY tool, model"):
                 print("\\t".join(str(v) for v in row))
             """
-        let output = try Python.run(script, arguments: [copied])
+        let output = try onACopy(of: store) { copied in try Python.run(script, arguments: [copied]) }
         var result: [String: StoreTotals] = [:]
         for line in output.split(separator: "\n") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -95,8 +100,53 @@ public enum StoreReader {
     }
 }
 
+extension StoreReader {
+    /// One tool's figures in a store, in the shape of a dry run's JSON report (and of a fixture's
+    /// `expected.json`): `events`, `totals`, `byModel`, `byDay` (UTC), `loggedCost` and `limits` (the latest
+    /// sample of each window). Read, like `totals`, from a copy, with Python's `sqlite3`.
+    public static func figures(store: String, tool: String) throws -> [String: JSONTree] {
+        let script = """
+            import sqlite3, sys, json, datetime
+            db = sqlite3.connect(sys.argv[1])
+            tool = sys.argv[2]
+            epoch = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+            def instant(ms):
+                if ms is None:
+                    return None
+                t = epoch + datetime.timedelta(milliseconds=ms)
+                return t.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (t.microsecond // 1000)
+            names = ["input", "output", "cacheRead", "cacheWrite5m", "cacheWrite1h", "reasoning"]
+            zero = lambda: dict.fromkeys(names, 0)
+            totals, by_model, by_day = zero(), {}, {}
+            events, nanos = 0, 0
+            for row in db.execute(
+                "SELECT quarter, model, input, output, cache_read, cache_write_5m, cache_write_1h, reasoning, events, "
+                "logged_cost_nanos FROM buckets WHERE tool = ?", (tool,)):
+                day = (epoch + datetime.timedelta(days=row[0] // 96)).strftime("%Y-%m-%d")
+                for sums in (totals, by_model.setdefault(row[1], zero()), by_day.setdefault(day, zero())):
+                    for name, value in zip(names, row[2:8]):
+                        sums[name] += value
+                events += row[8]
+                nanos += row[9]
+            limits = [
+                {"window": w, "time": instant(t), "usedPercent": u, "windowMinutes": m, "resetsAt": instant(r)}
+                for w, t, u, m, r in db.execute(
+                    "SELECT window, time, used_percent, window_minutes, resets_at FROM limit_samples s WHERE tool = ? "
+                    "AND time = (SELECT max(time) FROM limit_samples t WHERE t.tool = s.tool AND t.window = s.window) "
+                    "ORDER BY window", (tool,))]
+            print(json.dumps({"events": events, "totals": totals, "byModel": by_model, "byDay": by_day,
+                              "loggedCost": nanos / 1e9, "limits": limits}))
+            """
+        let output = try onACopy(of: store) { copied in try Python.run(script, arguments: [copied, tool]) }
+        guard case .object(let figures) = try JSONTree(parsing: output) else {
+            throw Failure(description: "the store's figures are not an object")
+        }
+        return figures
+    }
+}
+
 /// Runs a Python 3 script from the standard library only.
-public enum Python {
+public enum Python: Sendable {
     public static func run(_ script: String, arguments: [String] = []) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -119,7 +169,7 @@ public enum Python {
 }
 
 /// A run of the binary that the test can watch, wait for or kill.
-public final class BinaryRun: @unchecked Sendable {
+public final class BinaryRun: Sendable {
     public let process: Process
     private let out: Pipe?
     private let err: Pipe?

@@ -1,3 +1,4 @@
+import Foundation
 /// Every text that describes the command line, made from the command and option tables (`Command.all`,
 /// `Option`): the usage, each command's `--help`, README's command list and the man page. A test compares
 /// README.md and docs/unprompt-scan.1 with what these make.

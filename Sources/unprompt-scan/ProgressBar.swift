@@ -7,52 +7,55 @@ import UnpromptKit
 ///
 /// It is plain text: `\r` and spaces, no color and no escape sequences, so `NO_COLOR` and dumb terminals
 /// are respected by construction.
-final class ProgressBar: @unchecked Sendable {
+final class ProgressBar: Sendable {
     /// Silence before the first draw: quick scans never show a bar.
     static let delay = 1.0
     /// The least time between two draws.
     static let redrawInterval = 0.1
 
     /// A progress callback for `Scanner.scan`, or nil when standard error is not a terminal.
-    static func forScan(environment: [String: String]) -> ((ScanProgress) -> Void)? {
+    static func forScan(environment: [String: String]) -> (@Sendable (ScanProgress) -> Void)? {
         guard isatty(STDERR_FILENO) == 1, environment["TERM"] != "dumb" else { return nil }
         let bar = ProgressBar(width: Terminal.width(of: STDERR_FILENO, environment) ?? 80)
         return { bar.update($0) }
     }
 
-    private let lock = NSLock()
-    private let start = ContinuousClock.now
-    private var lastDraw: ContinuousClock.Instant?
-    private var drawnLength = 0
-    private let width: Int
-    private let write: (String) -> Void
+    private struct Drawn {
+        var lastDraw: ContinuousClock.Instant?
+        var length = 0
+    }
 
-    init(width: Int, write: @escaping (String) -> Void = { text in FileHandle.standardError.write(Data(text.utf8)) }) {
+    private let drawn = Locked(Drawn())
+    private let start = ContinuousClock.now
+    private let width: Int
+    private let write: @Sendable (String) -> Void
+
+    init(width: Int, write: @escaping @Sendable (String) -> Void = { text in FileHandle.standardError.write(Data(text.utf8)) }) {
         self.width = width
         self.write = write
     }
 
     func update(_ progress: ScanProgress, now: ContinuousClock.Instant = .now) {
-        lock.lock()
-        defer { lock.unlock() }
-        if progress.sourcesDone >= progress.sourcesTotal {
-            finish()
-            return
+        drawn.withLock { drawn in
+            if progress.sourcesDone >= progress.sourcesTotal {
+                finish(&drawn)
+                return
+            }
+            guard start.duration(to: now) >= .seconds(Self.delay) else { return }
+            if let lastDraw = drawn.lastDraw, lastDraw.duration(to: now) < .seconds(Self.redrawInterval) { return }
+            drawn.lastDraw = now
+            let line = Self.line(progress, width: width)
+            let padding = String(repeating: " ", count: max(0, drawn.length - line.count))
+            write("\r" + line + padding)
+            drawn.length = line.count
         }
-        guard start.duration(to: now) >= .seconds(Self.delay) else { return }
-        if let lastDraw, lastDraw.duration(to: now) < .seconds(Self.redrawInterval) { return }
-        lastDraw = now
-        let line = Self.line(progress, width: width)
-        let padding = String(repeating: " ", count: max(0, drawnLength - line.count))
-        write("\r" + line + padding)
-        drawnLength = line.count
     }
 
     /// Clears the bar's line (nothing happens when it was never drawn).
-    func finish() {
-        guard drawnLength > 0 else { return }
-        write("\r" + String(repeating: " ", count: drawnLength) + "\r")
-        drawnLength = 0
+    private func finish(_ drawn: inout Drawn) {
+        guard drawn.length > 0 else { return }
+        write("\r" + String(repeating: " ", count: drawn.length) + "\r")
+        drawn.length = 0
     }
 
     /// `files 120/650 · MB 12.3/300.0 [#####-----]`, no wider than `width - 1` (a full last column would wrap).

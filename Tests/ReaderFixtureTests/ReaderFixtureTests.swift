@@ -1,50 +1,15 @@
 import Foundation
 import Testing
+import UnpromptKit
 import UnpromptTestSupport
 
-/// One folder `Fixtures/<tool>/<case>/`: the tool's home for `--root`, and the `expected.json` it must give.
-struct FixtureCase: CustomTestStringConvertible, Sendable {
-    let tool: String
-    let name: String
-    let directory: String
-
-    var testDescription: String { "\(tool)/\(name)" }
-
-    /// The zone the case is read in (`TZ`): UTC, unless the case names one in a file `TZ`, for logs that
-    /// write local times without a zone. Never the machine's own zone, so a case reads the same everywhere.
-    func timeZone() throws -> String {
-        let file = directory + "/TZ"
-        guard FileManager.default.fileExists(atPath: file) else { return "UTC" }
-        return try String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    /// Every case, found by walking the folders: adding a case never edits Swift.
-    static var all: [FixtureCase] {
-        let manager = FileManager.default
-        var cases: [FixtureCase] = []
-        for tool in listing(Repository.fixtures) {
-            let toolDirectory = Repository.fixtures + "/" + tool
-            for name in listing(toolDirectory)
-            where manager.fileExists(atPath: toolDirectory + "/" + name + "/expected.json") {
-                cases.append(FixtureCase(tool: tool, name: name, directory: toolDirectory + "/" + name))
-            }
-        }
-        return cases
-    }
+extension FixtureCase: CustomTestStringConvertible {
+    public var testDescription: String { description }
 }
 
 let descriptorIDs: [String] = listing(Repository.readers).filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }
 
-/// A directory's entries, sorted, hidden ones left out. A folder that cannot be listed stops the suite:
-/// an empty list would make the checks above pass vacuously.
-func listing(_ directory: String) -> [String] {
-    do {
-        return try FileManager.default.contentsOfDirectory(atPath: directory).filter { !$0.hasPrefix(".") }.sorted()
-    } catch {
-        fatalError("cannot list \(directory): \(error)")
-    }
-}
-
+/// The dry run of the case, with the binary, gives every figure of `expected.json`.
 @Test(arguments: FixtureCase.all)
 func fixtureCaseMatchesExpected(_ fixture: FixtureCase) throws {
     let root = try FixtureDatabases.prepared(fixture.directory)
@@ -55,19 +20,54 @@ func fixtureCaseMatchesExpected(_ fixture: FixtureCase) throws {
         if case .array(let readers) = tree, readers.count == 1 { return readers[0] }
         return nil
     })
-    guard case .object(let expected) = try JSONTree(contentsOf: fixture.directory + "/expected.json") else {
-        Issue.record("expected.json must hold an object")
+    guard case .object(var got) = report else {
+        Issue.record("the report is not an object")
         return
     }
+    let expected = try fixture.expected()
     #expect(!expected.isEmpty, "expected.json names nothing to check")
-    for (key, want) in expected.sorted(by: { $0.key < $1.key }) {
-        var got = report[key]
-        if key == "problems", case .array(let problems)? = got {
-            // Problems are compared by line and reason: the source number depends on sorting only.
-            got = .array(problems.map { .object(["line": $0["line"] ?? .null, "reason": $0["reason"] ?? .null]) })
-        }
-        #expect(got == want, "\(fixture.testDescription) \(key):\n  expected \(want)\n  actual   \(got.map(\.description) ?? "absent")")
+    if case .array(let problems)? = got["problems"] {
+        // Problems are compared by line and reason: the source number depends on sorting only.
+        got["problems"] = .array(problems.map { .object(["line": $0["line"] ?? .null, "reason": $0["reason"] ?? .null]) })
     }
+    for difference in FixtureCase.differences(got, expected: expected) { Issue.record("\(fixture) \(difference)") }
+}
+
+/// Scanned into a new store, the case gives the same figures as its dry run (read back from the store with
+/// Python's sqlite3); a second scan adds nothing, and neither does a third that reads every file again.
+@Test(arguments: FixtureCase.all)
+func fixtureCaseScannedIntoAStoreMatchesExpected(_ fixture: FixtureCase) throws {
+    let run = try FixtureStoreRun(fixture)
+    let whole = try run.whole()
+    let expected = try fixture.expected()
+    for difference in FixtureCase.differences(whole.figures, expected: expected, keys: FixtureStoreRun.storedKeys) {
+        Issue.record("\(fixture) in the store: \(difference)")
+    }
+    #expect(whole.again.counted == 0, "\(fixture): a scan with nothing new counted \(whole.again.counted)")
+    #expect(whole.again.read == 0, "\(fixture): a scan with nothing new opened \(whole.again.read) sources")
+    #expect(whole.figuresAgain == whole.figures, "\(fixture): a scan with nothing new changed the store")
+    #expect(whole.touched.counted == 0, "\(fixture): reading every file again counted \(whole.touched.counted)")
+    #expect(whole.figuresTouched == whole.figures, "\(fixture): reading every file again changed the store")
+}
+
+/// The case fed in two parts across two scans, cut where a seeded generator says (the seed and the cut are
+/// printed, and `UNPROMPT_SPLIT_SEED` replaces the base seed), gives the same figures in the store.
+@Test(arguments: FixtureCase.all)
+func fixtureCaseSplitAcrossTwoScansMatchesExpected(_ fixture: FixtureCase) throws {
+    let base = ProcessInfo.processInfo.environment["UNPROMPT_SPLIT_SEED"].flatMap { UInt64($0) } ?? 11
+    // Each case its own seed: the base seed and the case's name, mixed (FNV-1a).
+    let seed = fixture.description.utf8.reduce(base ^ 0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
+    let (figures, cut) = try FixtureStoreRun(fixture).split(seed: seed)
+    let place = "\(fixture) split with seed \(seed) (UNPROMPT_SPLIT_SEED=\(base)): \(cut)"
+    print(place)
+    let differences = FixtureCase.differences(figures, expected: try fixture.expected(), keys: FixtureStoreRun.storedKeys)
+    if let known = try fixture.knownIssue("split") {
+        withKnownIssue(Comment(rawValue: "\(fixture), KNOWN-ISSUES: \(known)")) {
+            for difference in differences { Issue.record("\(place)\n\(difference)") }
+        }
+        return
+    }
+    for difference in differences { Issue.record("\(place)\n\(difference)") }
 }
 
 @Test func everyDescriptorHasAtLeastFourFixtureCases() {

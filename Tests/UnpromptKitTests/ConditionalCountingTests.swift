@@ -38,7 +38,7 @@ final class ConditionalCountingTests: XCTestCase {
         let d = try DescriptorLoader.load(text: Self.text(rule), file: "test.yaml")
         let path = dir + "/a.jsonl"
         try lines.map { $0 + "\n" }.joined().write(toFile: path, atomically: false, encoding: .utf8)
-        return try LineReader(input: CompiledInput(d.inputs[0], descriptor: d), timeZone: TimeZone(identifier: "UTC")!)
+        return try SourceReaders.make(CompiledInput(d.inputs[0], descriptor: d), timeZone: TimeZone(identifier: "UTC")!)
             .read(path: path, sourceKey: "s", from: 0, state: SourceState())
     }
 

@@ -20,12 +20,12 @@ final class DayReadingsTests: XCTestCase {
         for (time, tokens) in times {
             rows.append(
                 BucketRow(
-                    quarter: CivilDate.floorDivide(time, UsageStore.quarterMilliseconds), tool: "t", model: "m",
+                    quarter: CivilDate.floorDivide(time, Bucket.quarterMilliseconds), tool: "t", model: "m",
                     counts: TokenCounts(input: tokens), events: 1))
         }
         let activityRange = DayReadings.activityBounds(fromDay: from, throughDay: through)
         let activity = Episodes.activity(of: times.map(\.0)).filter { activityRange.contains($0.quarter) }
-        let before = times.map(\.0).filter { CivilDate.floorDivide($0, UsageStore.quarterMilliseconds) < activityRange.lowerBound }.max()
+        let before = times.map(\.0).filter { CivilDate.floorDivide($0, Bucket.quarterMilliseconds) < activityRange.lowerBound }.max()
         return DayReadings.compute(
             rows: rows, activity: activity, lastActivityBefore: before,
             historyStart: history ?? rows.map(\.quarter).min(), calendar: calendar,

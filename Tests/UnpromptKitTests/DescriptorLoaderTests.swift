@@ -152,11 +152,11 @@ final class DescriptorLoaderTests: XCTestCase {
         XCTAssertEqual(input.sources.map(\.glob.text), Array(repeating: "projects/**/*.jsonl", count: 3))
         XCTAssertEqual(input.prefilter, [Array("\"usage\"".utf8), Array("\"isApiErrorMessage\"".utf8)])
         XCTAssertEqual(input.limits.first?.windows.map(\.name), ["limit_reached"])
-        XCTAssertNotNil(input.limits.first?.match.last?.matches)
+        XCTAssertEqual(input.limits.first?.match.last?.test, .matches(try pattern(#"usage limit reached\|\d{9,11}\s*$"#)))
         let record = try XCTUnwrap(input.records.first)
         XCTAssertEqual(record.name, "assistant-message")
         XCTAssertEqual(record.skip.map(\.reason), ["synthetic"])
-        XCTAssertEqual(record.skip[0].when.first?.anyOf, [.string("<synthetic>")])
+        XCTAssertEqual(record.skip[0].when.first?.test, .equals([.string("<synthetic>")]))
         XCTAssertEqual(record.identity?.keep, .largest)
         XCTAssertEqual(record.identity?.key.count, 2)
         XCTAssertEqual(record.identity?.fallback.count, 1)
@@ -188,7 +188,7 @@ final class DescriptorLoaderTests: XCTestCase {
     func testMatchesConditionTakesARegularExpression() throws {
         let d = try DescriptorLoader.load(
             text: inserting(["        match: { text: { matches: 'limit reached\\|\\d+' } }"], after: 11), file: "test.yaml")
-        XCTAssertEqual(d.inputs[0].records[0].match.first?.matches, "limit reached\\|\\d+")
+        XCTAssertEqual(d.inputs[0].records[0].match.first?.test, .matches(try pattern("limit reached\\|\\d+")))
         assertError(
             inserting(["        match: { text: { matches: '([' } }"], after: 11), line: 12, column: 35, "bad regular expression")
         assertError(
@@ -222,14 +222,13 @@ final class DescriptorLoaderTests: XCTestCase {
         let d = try DescriptorLoader.load(text: text, file: "t.yaml")
         let match = d.inputs[0].records[0].match
         XCTAssertEqual(match.map(\.path.text), ["a", "b", "c", "d", "e", "f", "g"])
-        XCTAssertEqual(match[0].anyOf, [.integer(1)])
-        XCTAssertEqual(match[1].anyOf, [.number(2.5)])
-        XCTAssertEqual(match[2].anyOf, [.bool(true)])
-        XCTAssertEqual(match[3].anyOf, [.null])
-        XCTAssertEqual(match[4].anyOf, [.string("1")], "a quoted number is a string")
-        XCTAssertEqual(match[5].anyOf, [.string("x"), .integer(2)])
-        XCTAssertEqual(match[6].anyOf, [])
-        XCTAssertEqual(match[6].present, false)
+        XCTAssertEqual(match[0].test, .equals([.integer(1)]))
+        XCTAssertEqual(match[1].test, .equals([.number(2.5)]))
+        XCTAssertEqual(match[2].test, .equals([.bool(true)]))
+        XCTAssertEqual(match[3].test, .equals([.null]))
+        XCTAssertEqual(match[4].test, .equals([.string("1")]), "a quoted number is a string")
+        XCTAssertEqual(match[5].test, .equals([.string("x"), .integer(2)]))
+        XCTAssertEqual(match[6].test, .present(false))
     }
 
     func testConditionOnACarriedValueIsRefused() {
@@ -644,8 +643,8 @@ final class DescriptorLoaderTests: XCTestCase {
         for sql in ["  select 1", "WITH t AS (SELECT 1) SELECT * FROM t"] {
             let text = replacing(5, with: ["  - format: sqlite", "    query: { sql: \"\(sql)\", watermark: id }"])
             let d = try DescriptorLoader.load(text: text, file: "t.yaml")
-            XCTAssertEqual(d.inputs[0].queries.first?.sql, sql)
-            XCTAssertEqual(d.inputs[0].queries.first?.watermark, "id")
+            XCTAssertEqual(d.inputs[0].sqlQueries.first?.sql, sql)
+            XCTAssertEqual(d.inputs[0].sqlQueries.first?.watermark, "id")
         }
     }
 
@@ -656,7 +655,7 @@ final class DescriptorLoaderTests: XCTestCase {
                 "  - format: sqlite", "    query:", "      - { sql: \"SELECT 2\", requires: [b, a], watermark: id }",
                 "      - { sql: \"SELECT 1\", requires: a }",
             ])
-        let queries = try DescriptorLoader.load(text: text, file: "t.yaml").inputs[0].queries
+        let queries = try DescriptorLoader.load(text: text, file: "t.yaml").inputs[0].sqlQueries
         XCTAssertEqual(queries.map(\.sql), ["SELECT 2", "SELECT 1"])
         XCTAssertEqual(queries.map(\.requires), [["b", "a"], ["a"]])
         XCTAssertEqual(queries.map(\.watermark), ["id", nil])

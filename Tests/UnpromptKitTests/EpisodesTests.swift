@@ -44,7 +44,7 @@ final class EpisodesTests: XCTestCase {
 
     func testActivityKeepsTheFirstAndLastTimeOfEachQuarter() {
         let q: Int64 = 1000
-        let base = q * UsageStore.quarterMilliseconds
+        let base = q * Bucket.quarterMilliseconds
         XCTAssertEqual(
             Episodes.activity(of: [base + 500, base + 10, base + 899_999, base + 900_000, base + 10]),
             [
@@ -154,7 +154,7 @@ final class EpisodesTests: XCTestCase {
 
     func testTheLatestActivityBeforeAQuarterIsFound() throws {
         let store = try UsageStore(path: dir + "/u.sqlite")
-        let q = UsageStore.quarterMilliseconds
+        let q = Bucket.quarterMilliseconds
         _ = try store.commit(
             sourceKey: "a", expected: nil,
             events: [100 * q + 5, 100 * q + 7, 103 * q + 1].enumerated().map { index, time in

@@ -10,7 +10,7 @@ final class FiveHourWindowTests: XCTestCase {
 
     func row(_ hours: Int64, _ minutes: Int64, _ tokens: Int64) -> BucketRow {
         BucketRow(
-            quarter: CivilDate.floorDivide(at(hours, minutes), UsageStore.quarterMilliseconds), tool: "claude-code", model: "m",
+            quarter: CivilDate.floorDivide(at(hours, minutes), Bucket.quarterMilliseconds), tool: "claude-code", model: "m",
             counts: TokenCounts(input: tokens), events: 1)
     }
 

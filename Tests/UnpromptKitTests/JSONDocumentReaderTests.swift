@@ -177,7 +177,7 @@ final class JSONDocumentReaderTests: XCTestCase {
     }
 
     func read(_ d: Descriptor, _ path: String) throws -> SourceReadResult {
-        try JSONDocumentReader(input: CompiledInput(d.inputs[0], descriptor: d), timeZone: TimeZone(identifier: "UTC")!)
+        try SourceReaders.make(CompiledInput(d.inputs[0], descriptor: d), timeZone: TimeZone(identifier: "UTC")!)
             .read(path: path, sourceKey: "source", from: 0, state: SourceState())
     }
 }

@@ -80,8 +80,8 @@ final class LineReaderTests: XCTestCase {
         return path
     }
 
-    func reader(_ d: Descriptor) -> LineReader {
-        LineReader(input: CompiledInput(d.inputs[0], descriptor: d), timeZone: utc)
+    func reader(_ d: Descriptor) -> any SourceReader {
+        SourceReaders.make(CompiledInput(d.inputs[0], descriptor: d), timeZone: utc)
     }
 
     func read(
@@ -522,6 +522,33 @@ final class LineReaderTests: XCTestCase {
         XCTAssertEqual(result.records, 1, "a field that is not JSON text leaves its values absent")
     }
 
+    /// A matched record whose `decode` field is a string that is not JSON is malformed: skipped, counted and
+    /// listed, not read as a record without usage. The descriptor's own skips are tried first.
+    func testEmbeddedTextThatIsNotJSONIsAMalformedRecord() throws {
+        let d = try descriptor(records: """
+            - name: d
+              decode: [text]
+              match: { type: usage }
+              skip:
+                empty: { text: "" }
+              time: ts
+              tokens: { input: text.tokensIn }
+              \(Self.plainCounting)
+            """)
+        let lines = [
+            #"{"ts":"\#(Self.ts)","type":"usage","text":"{\"tokensIn\":12}"}"#,
+            #"{"ts":"\#(Self.ts)","type":"usage","text":"{\"tokensIn\":"}"#,
+            #"{"ts":"\#(Self.ts)","type":"usage","text":""}"#,
+            #"{"ts":"\#(Self.ts)","type":"usage"}"#,
+            #"{"ts":"\#(Self.ts)","type":"other","text":"not json, and not this rule's"}"#,
+        ]
+        let result = try read(d, write("m.jsonl", lines.joined(separator: "\n") + "\n"))
+        XCTAssertEqual(inputs(result), [12])
+        XCTAssertEqual(result.records, 4)
+        XCTAssertEqual(result.skipped, [SkipReason.malformedEmbeddedJSON: 1, "empty": 1, SkipReason.noUsage: 1])
+        XCTAssertEqual(result.problems, [ReadProblem(line: 2, reason: SkipReason.malformedEmbeddedJSON)])
+    }
+
     func testFirstMatchingRuleWins() throws {
         let d = try descriptor(records: """
             - name: first
@@ -780,8 +807,7 @@ final class LineReaderTests: XCTestCase {
               \(Self.plainCounting)
             """)
         let path = write("l.jsonl", #"{"ts":"2024-01-01 22:04:05","in":1}"# + "\n")
-        let zoned = LineReader(
-            input: CompiledInput(d.inputs[0], descriptor: d), timeZone: TimeZone(identifier: "America/New_York")!)
+        let zoned = SourceReaders.make(CompiledInput(d.inputs[0], descriptor: d), timeZone: TimeZone(identifier: "America/New_York")!)
         let result = try zoned.read(path: path, sourceKey: "k", from: 0, state: SourceState())
         XCTAssertEqual(result.events.map(\.time), [Self.t0])
     }

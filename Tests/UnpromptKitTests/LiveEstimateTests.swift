@@ -44,7 +44,7 @@ final class LiveEstimateTests: XCTestCase {
     }
 
     func testThePaceIsTheLastTwoQuarterHoursOverTheTimeTheyCover() {
-        let quarter = CivilDate.floorDivide(measuredAt, UsageStore.quarterMilliseconds)
+        let quarter = CivilDate.floorDivide(measuredAt, Bucket.quarterMilliseconds)
         func row(_ q: Int64, _ input: Int64) -> BucketRow {
             BucketRow(quarter: q, tool: "t", model: "m", counts: TokenCounts(input: input, output: input), events: 1)
         }

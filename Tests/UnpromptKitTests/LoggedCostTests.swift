@@ -38,7 +38,7 @@ final class LoggedCostTests: XCTestCase {
     func read(_ d: Descriptor, _ lines: [String], state: SourceState = SourceState()) throws -> SourceReadResult {
         let path = dir + "/s.jsonl"
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data((lines.joined(separator: "\n") + "\n").utf8)))
-        return try LineReader(input: CompiledInput(d.inputs[0], descriptor: d), timeZone: utc)
+        return try SourceReaders.make(CompiledInput(d.inputs[0], descriptor: d), timeZone: utc)
             .read(path: path, sourceKey: "k", from: 0, state: state)
     }
 

@@ -40,7 +40,7 @@ final class SQLiteDecompressTests: XCTestCase {
         let database = try Database(path: path, options: [.readWrite, .create])
         try database.execute("CREATE TABLE t (n INTEGER, t INTEGER, kind TEXT, data BLOB)")
         for (n, value) in rows { try database.execute("INSERT INTO t VALUES (\(n), 1000, 'x', \(value))") }
-        return try SQLiteSourceReader(input: CompiledInput(d.inputs[0], descriptor: d), timeZone: TimeZone(identifier: "UTC")!)
+        return try SourceReaders.make(CompiledInput(d.inputs[0], descriptor: d), timeZone: TimeZone(identifier: "UTC")!)
             .read(path: path, sourceKey: "k", from: 0, state: SourceState())
     }
 
@@ -56,8 +56,8 @@ final class SQLiteDecompressTests: XCTestCase {
             (4, "X'\(ZstdTests.hundred.map { String(format: "%02x", $0) }.joined())'"),  // text, but not JSON
         ])
         XCTAssertEqual(r.events.map(\.counts.input), [5, 7])
-        XCTAssertEqual(r.skipped, ["no-usage": 2])
-        XCTAssertEqual(r.problems, [])
+        XCTAssertEqual(r.skipped, ["no-usage": 1, "malformed-embedded-json": 1], "NULL has no usage; text that is not JSON is malformed")
+        XCTAssertEqual(r.problems, [ReadProblem(line: 4, reason: "malformed-embedded-json")])
     }
 
     func testRowsThatDoNotDecompressToTextAreSkippedAndCounted() throws {

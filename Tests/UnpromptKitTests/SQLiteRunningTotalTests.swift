@@ -24,9 +24,9 @@ final class SQLiteRunningTotalTests: XCTestCase {
         return path
     }
 
-    func reader(_ descriptorFile: String) throws -> (SQLiteSourceReader, Descriptor) {
+    func reader(_ descriptorFile: String) throws -> (any SourceReader, Descriptor) {
         let d = try DescriptorLoader.load(path: DescriptorLoaderTests.repoRoot.appendingPathComponent(descriptorFile).path)
-        return (SQLiteSourceReader(input: CompiledInput(d.inputs[0], descriptor: d), timeZone: utc), d)
+        return (SourceReaders.make(CompiledInput(d.inputs[0], descriptor: d), timeZone: utc), d)
     }
 
     /// readers/crush.yaml on one database, changed between reads as Crush changes it.

@@ -67,7 +67,7 @@ final class SQLiteSourceReaderTests: XCTestCase {
     func read(_ descriptor: Descriptor, _ path: String, state: SourceState = SourceState()) throws(SourceReadError)
         -> SourceReadResult
     {
-        let reader = SQLiteSourceReader(input: CompiledInput(descriptor.inputs[0], descriptor: descriptor), timeZone: utc)
+        let reader = SourceReaders.make(CompiledInput(descriptor.inputs[0], descriptor: descriptor), timeZone: utc)
         return try reader.read(path: path, sourceKey: SourceKey.of(path: path), from: 0, state: state)
     }
 
@@ -187,7 +187,7 @@ final class SQLiteSourceReaderTests: XCTestCase {
                   - { sql: "SELECT id, at, tokens * 10 AS tokens FROM usage_v2", requires: [usage_v2, usage] }
                   - { sql: "SELECT id, at, tokens FROM usage", requires: usage }
               """)
-        XCTAssertEqual(d.inputs[0].queries.map(\.requires), [["usage_v2", "usage"], ["usage"]])
+        XCTAssertEqual(d.inputs[0].sqlQueries.map(\.requires), [["usage_v2", "usage"], ["usage"]])
         let old = try database(
             "old.db",
             """

@@ -46,7 +46,7 @@ final class SiblingDocumentsTests: XCTestCase {
 
     func read(_ siblings: String, model: String = #"[m, "@model"]"#) throws -> SourceReadResult {
         let d = try DescriptorLoader.load(text: Self.text(siblings: siblings, model: model), file: "test.yaml")
-        return try JSONDocumentReader(input: CompiledInput(d.inputs[0], descriptor: d), timeZone: TimeZone(identifier: "UTC")!)
+        return try SourceReaders.make(CompiledInput(d.inputs[0], descriptor: d), timeZone: TimeZone(identifier: "UTC")!)
             .read(path: source, sourceKey: "source", from: 0, state: SourceState())
     }
 

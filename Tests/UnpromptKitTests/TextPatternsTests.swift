@@ -4,8 +4,8 @@ import XCTest
 
 /// Text lines becoming JSON records: which pattern names a line, captures, numbers as written.
 final class TextPatternsTests: XCTestCase {
-    func patterns(_ list: [(String, String)]) -> TextPatterns {
-        TextPatterns(list.map { TextPattern(name: $0.0, regex: $0.1, mark: SourceMark(line: 1, column: 1)) })
+    func patterns(_ list: [(String, String)]) throws -> TextPatterns {
+        TextPatterns(try list.map { TextPattern(name: $0.0, regex: try pattern($0.1), mark: SourceMark(line: 1, column: 1)) })
     }
 
     func record(_ patterns: TextPatterns, _ line: String, offset: Int64 = 0) -> [String: Any]? {
@@ -40,7 +40,7 @@ final class TextPatternsTests: XCTestCase {
     }
 
     func testFirstMatchingPatternNamesTheLine() throws {
-        let p = patterns([
+        let p = try patterns([
             ("usage", #"^> Tokens: (?<sent>[\d.,]+k?) sent, (?<received>[\d.,]+k?) received"#),
             ("any", #"^> (?<rest>.*)$"#),
         ])
@@ -56,7 +56,7 @@ final class TextPatternsTests: XCTestCase {
     }
 
     func testOptionalCapturesThatDidNotTakePartAreAbsent() throws {
-        let p = patterns([("usage", #"^(?<sent>\d+) sent(?:, (?<hit>\d+) hit)?"#)])
+        let p = try patterns([("usage", #"^(?<sent>\d+) sent(?:, (?<hit>\d+) hit)?"#)])
         let r = try XCTUnwrap(record(p, "12 sent\r"))
         XCTAssertEqual(r["sent"] as? Int, 12)
         XCTAssertNil(r["hit"])
@@ -111,7 +111,7 @@ final class TextPatternsTests: XCTestCase {
         let path = NSTemporaryDirectory() + "text-\(UUID().uuidString).md"
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let reader = LineReader(input: CompiledInput(d.inputs[0], descriptor: d), timeZone: TimeZone(identifier: zone)!)
+        let reader = SourceReaders.make(CompiledInput(d.inputs[0], descriptor: d), timeZone: TimeZone(identifier: zone)!)
         return try reader.read(path: path, sourceKey: "s", from: offset, state: state)
     }
 

@@ -71,7 +71,7 @@ final class UsageStoreTests: XCTestCase {
     /// quarter-hour's row goes, the new one holds the larger counts, and the total holds one copy.
     func testALargerCopyReplacesTheRecordAcrossCommits() throws {
         let store = try UsageStore(path: dir + "/u.sqlite")
-        let quarter = UsageStore.quarterMilliseconds
+        let quarter = Bucket.quarterMilliseconds
         _ = try store.commit(
             sourceKey: "a", expected: nil, events: [event(5, id: 1, at: 0)], limits: [], checkpoint: try checkpoint(offset: 1))
         let outcome = try store.commit(
@@ -228,7 +228,7 @@ final class UsageStoreTests: XCTestCase {
     /// (nothing counts twice) and their exact times replace the seeded bounds.
     func testASchemaTwoStoreGetsActivityAndReadsItsLogsAgain() throws {
         let path = dir + "/u.sqlite"
-        let quarter = UsageStore.quarterMilliseconds
+        let quarter = Bucket.quarterMilliseconds
         let v2 = try Database(path: path, options: [.readWrite, .create])
         try v2.execute(
             """

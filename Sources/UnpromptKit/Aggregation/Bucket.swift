@@ -103,7 +103,7 @@ public struct BucketDelta: Sendable, Equatable {
     }
 }
 
-public enum Bucket {
+public enum Bucket: Sendable {
     public static let quarterMilliseconds: Int64 = 15 * 60 * 1000
 
     public static func quarter(of milliseconds: Int64) -> Int64 {
@@ -120,7 +120,7 @@ public enum Bucket {
 /// "k" = 1,000) and the range edges of its `tiered_pricing` rows, as of the bundled table. For any of them,
 /// "prompt > threshold" is exactly "band ≥ threshold". A future threshold between two boundaries cannot be
 /// decided for the records between them; pricing then uses the lower rates and says the cost is approximate.
-public enum ContextBand {
+public enum ContextBand: Sendable {
     public static let boundaries: [Int64] = [32_000, 100_000, 128_000, 200_000, 256_000, 272_000, 512_000]
     /// Records stored before the store kept bands (schema 3): their prompt size is not known.
     public static let unknown: Int64 = -1
@@ -136,7 +136,7 @@ public enum ContextBand {
 }
 
 /// A logged cost in billionths of a USD. Only finite amounts within ±9 billion USD count as logged.
-public enum LoggedCost {
+public enum LoggedCost: Sendable {
     public static func nanos(_ usd: Double?) -> Int64? {
         guard let usd, usd.isFinite, abs(usd) < 9e9 else { return nil }
         return Int64((usd * 1e9).rounded())

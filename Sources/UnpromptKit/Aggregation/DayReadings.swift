@@ -19,7 +19,7 @@ public struct DayReading: Sendable, Equatable {
 
 /// Builds `DayReading`s from the store's quarter-hour buckets and activity, in one zone and with one set of
 /// work hours: a pure grouping, so another zone or other work hours never rescan and never double count.
-public enum DayReadings {
+public enum DayReadings: Sendable {
     /// What must be read from the store for `fromDay...throughDay`: buckets from 30 days earlier (for the
     /// bands), activity of the days themselves (plus the latest activity before it, from the store).
     public static func bucketBounds(fromDay: Int64, throughDay: Int64) -> Range<Int64> {

@@ -1,51 +1,72 @@
-/// Decides, record by record, what each identity contributes, so every usage record counts once.
+/// Decides, record by record, what each identity contributes, so every usage record counts once. The rules
+/// are written here once; where the identities already counted are kept is the `Ledger`'s concern (memory
+/// for a dry run and for the copies within one read, the store across scans).
 ///
 /// With `first`, later copies are dropped. With `last`, each later copy replaces the kept one. With
 /// `largest`, a later copy replaces the kept one only when its total is strictly larger (streaming
 /// snapshots grow; resumed copies are equal). A replacement is reported as the old contribution to take
-/// away and the new one to add, so totals never hold two copies at once. A record that must be checked by
-/// its alias is a duplicate when an earlier counted record with another identity registered that alias.
-public struct Deduplicator {
-    public enum Outcome: Equatable {
-        case counted
-        case duplicate
-        case replaced(TokenEvent)
+/// away, so totals never hold two copies at once. A record that must be checked by its alias is a
+/// duplicate when an earlier counted record with another identity registered that alias.
+struct Deduplicator<Ledger: IdentityLedger> {
+    var ledger: Ledger
+
+    init(_ ledger: Ledger) {
+        self.ledger = ledger
     }
 
-    private var kept: [Identity: TokenEvent] = [:]
-    private var seen: Set<Identity> = []
-    /// Alias → the identity of the record that registered it.
-    private var aliases: [Identity: Identity?] = [:]
-
-    public init() {}
-
-    public mutating func admit(_ event: TokenEvent) -> Outcome {
+    mutating func admit(_ event: TokenEvent) throws(Ledger.Failure) -> Admission {
         // Caught by its alias only when another record (another identity) registered it: copies of the same
         // identity still go through `keep` (a sidechain's own streaming snapshots grow).
-        if event.checkAlias, let alias = event.alias, let owner = aliases[alias], owner != event.identity {
+        if event.checkAlias, let alias = event.alias, let registered = try ledger.alias(alias),
+            registered.owner != event.identity
+        {
             return .duplicate
         }
-        let outcome = admitByIdentity(event)
-        if outcome != .duplicate, let alias = event.alias, aliases[alias] == nil { aliases[alias] = event.identity }
-        return outcome
+        let admission = try admitByIdentity(event)
+        if admission != .duplicate, let alias = event.alias { try ledger.register(alias, owner: event.identity) }
+        return admission
     }
 
-    private mutating func admitByIdentity(_ event: TokenEvent) -> Outcome {
+    private mutating func admitByIdentity(_ event: TokenEvent) throws(Ledger.Failure) -> Admission {
         guard let identity = event.identity else { return .counted }
-        // `first` needs only the identity; the others keep the event, to take it away on replacement.
-        // Either kind of entry blocks a copy of the other kind, so rules sharing a space count once.
-        if event.keep == .first {
-            guard kept[identity] == nil else { return .duplicate }
-            return seen.insert(identity).inserted ? .counted : .duplicate
-        }
-        if seen.contains(identity) { return .duplicate }
-        guard let previous = kept[identity] else {
-            kept[identity] = event
+        // `first` needs only the identity; the others keep their contribution, to take it away on
+        // replacement. Either kind of entry blocks a copy of the other kind, so rules sharing a space count once.
+        if event.keep == .first { return try ledger.claim(identity) ? .counted : .duplicate }
+        let contribution = Contribution(event)
+        switch try ledger.entry(identity) {
+        case nil:
+            try ledger.keep(contribution, for: identity)
             return .counted
+        case .claimed:
+            return .duplicate
+        case .kept(let previous):
+            let replaces = event.keep == .last || event.counts.total > previous.delta.counts.total
+            guard replaces else { return .duplicate }
+            try ledger.keep(contribution, for: identity)
+            return .replaced(previous)
         }
-        let replaces = event.keep == .last || event.counts.total > previous.counts.total
-        guard replaces else { return .duplicate }
-        kept[identity] = event
-        return .replaced(previous)
+    }
+}
+
+/// What `Deduplicator` decided for one record.
+enum Admission: Equatable {
+    case counted
+    case duplicate
+    /// The record replaces an earlier copy, whose contribution is to be taken away.
+    case replaced(Contribution)
+}
+
+/// What one record adds to the bucket it is summed under, as kept for a record a later copy may replace.
+public struct Contribution: Sendable, Equatable {
+    public let key: BucketKey
+    public let delta: BucketDelta
+
+    public init(key: BucketKey, delta: BucketDelta) {
+        self.key = key
+        self.delta = delta
+    }
+
+    public init(_ event: TokenEvent) {
+        self.init(key: BucketKey(event), delta: BucketDelta(event))
     }
 }

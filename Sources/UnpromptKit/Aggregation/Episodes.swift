@@ -24,7 +24,7 @@ public struct ActivityQuarter: Sendable, Equatable {
 /// Episodes are derived from `ActivityQuarter`s, which the store keeps as a minimum and a maximum per
 /// quarter-hour. Folding a time into them is commutative and idempotent, so the result is the same whatever
 /// order sources are read in, and reading a record again (a duplicate, a rescan) changes nothing.
-public enum Episodes {
+public enum Episodes: Sendable {
     /// Records more than this far apart belong to different episodes.
     public static let gapMilliseconds: Int64 = 2 * 60 * 60 * 1000
 
@@ -32,7 +32,7 @@ public enum Episodes {
     public static func activity(of times: some Sequence<Int64>) -> [ActivityQuarter] {
         var spans: [Int64: (first: Int64, last: Int64)] = [:]
         for time in times {
-            let quarter = CivilDate.floorDivide(time, UsageStore.quarterMilliseconds)
+            let quarter = CivilDate.floorDivide(time, Bucket.quarterMilliseconds)
             if let span = spans[quarter] {
                 spans[quarter] = (min(span.first, time), max(span.last, time))
             } else {

@@ -40,13 +40,13 @@ public struct FiveHourWindow: Sendable, Equatable {
             tokensByQuarter[row.quarter, default: 0] += row.counts.total
         }
         for reset in resets {
-            let quarter = CivilDate.floorDivide(reset.loggedAt, UsageStore.quarterMilliseconds)
+            let quarter = CivilDate.floorDivide(reset.loggedAt, Bucket.quarterMilliseconds)
             if tokensByQuarter[quarter] == nil { tokensByQuarter[quarter] = 0 }
         }
         var window: (start: Int64, end: Int64, fromLimit: Bool)?
         var tokens: Int64 = 0
         for quarter in tokensByQuarter.keys.sorted() {
-            let time = quarter * UsageStore.quarterMilliseconds
+            let time = quarter * Bucket.quarterMilliseconds
             guard time <= now else { break }
             if window == nil || time >= window!.end {
                 let start = CivilDate.floorDivide(time, hour) * hour

@@ -55,8 +55,8 @@ public struct LiveEstimate: Sendable, Equatable {
     /// The recent pace, in tokens per second: the tokens of the quarter-hour holding `measuredAt` and of the
     /// one before it, over the time from the earlier one's start to `measuredAt` (15 to 30 minutes).
     public static func pace(of rows: [BucketRow], measuredAt: Int64) -> Double {
-        let current = CivilDate.floorDivide(measuredAt, UsageStore.quarterMilliseconds)
-        let start = (current - 1) * UsageStore.quarterMilliseconds
+        let current = CivilDate.floorDivide(measuredAt, Bucket.quarterMilliseconds)
+        let start = (current - 1) * Bucket.quarterMilliseconds
         let tokens = rows.lazy.filter { $0.quarter == current || $0.quarter == current - 1 }.reduce(0) { $0 + $1.counts.total }
         return Double(tokens) / (Double(measuredAt - start) / 1000)
     }

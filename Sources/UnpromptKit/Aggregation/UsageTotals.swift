@@ -12,16 +12,17 @@ public struct UsageTotals: Sendable, Equatable {
 
     public mutating func add(_ event: TokenEvent) {
         total += event.counts
-        cells[Self.dayKey(event), default: BucketDelta()] += BucketDelta(event)
+        cells[Self.dayKey(BucketKey(event)), default: BucketDelta()] += BucketDelta(event)
         events += 1
     }
 
-    public mutating func remove(_ event: TokenEvent) {
-        total -= event.counts
-        let key = Self.dayKey(event)
-        cells[key, default: BucketDelta()] -= BucketDelta(event)
+    /// Takes away what a record contributed (a replaced copy).
+    public mutating func remove(_ contribution: Contribution) {
+        total -= contribution.delta.counts
+        let key = Self.dayKey(contribution.key)
+        cells[key, default: BucketDelta()] -= contribution.delta
         if cells[key]?.isZero == true { cells[key] = nil }
-        events -= 1
+        events -= Int(contribution.delta.events)
     }
 
     /// The sum of the costs the tools logged themselves (USD), for events that carry one: exact, from the
@@ -40,9 +41,8 @@ public struct UsageTotals: Sendable, Equatable {
         }
     }
 
-    /// The event's bucket key, with the first quarter-hour of its UTC day for its quarter.
-    static func dayKey(_ event: TokenEvent) -> BucketKey {
-        let key = BucketKey(event)
+    /// The bucket key with the first quarter-hour of its UTC day for its quarter.
+    static func dayKey(_ key: BucketKey) -> BucketKey {
         let perDay = LocalCalendar.quartersPerDay
         return BucketKey(
             quarter: CivilDate.floorDivide(key.quarter, perDay) * perDay, tool: key.tool, model: key.model,

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A tool's reader, as declared in `readers/<id>.yaml`: where its files live and how to find usage in them.
 ///
 /// A descriptor is plain data. It is built only by `DescriptorLoader`, which has already checked every key,
@@ -18,20 +20,37 @@ public struct Descriptor: Sendable {
 
 /// One kind of file a tool writes, in one format.
 public struct Input: Sendable {
-    public let format: Format
     public let sources: [SourceSpec]
     /// Lines containing none of these byte strings are never parsed. Empty: every line is parsed.
     public let prefilter: [[UInt8]]
     public let carry: [CarryRule]
     public let records: [RecordRule]
     public let limits: [LimitRule]
-    /// For `sqlite` inputs: the query, or variants of it for the schemas the tool has had, in order; the
-    /// first whose `requires` tables all exist is run. Empty for the other formats.
-    public let queries: [SQLQuery]
-    /// For `text` inputs: line patterns.
-    public let patterns: [TextPattern]
-    /// For `json` inputs: values read from documents beside the source, for its records as `@name`.
-    public let siblings: [SiblingRule]
+    /// The format, with what only that format has.
+    public let formatRules: FormatRules
+
+    public var format: Format { formatRules.format }
+}
+
+/// An input's format, with the rules only that format has.
+public enum FormatRules: Sendable {
+    case jsonl
+    /// Values read from documents beside the source, for its records as `@name` (none: an empty list).
+    case json(siblings: [SiblingRule])
+    /// The query, or variants of it for the schemas the tool has had, in order; the first whose `requires`
+    /// tables all exist is run.
+    case sqlite(queries: [SQLQuery])
+    /// Line patterns.
+    case text(patterns: [TextPattern])
+
+    public var format: Format {
+        switch self {
+        case .jsonl: .jsonl
+        case .json: .json
+        case .sqlite: .sqlite
+        case .text: .text
+        }
+    }
 }
 
 public enum Format: String, Sendable, CaseIterable {
@@ -111,9 +130,7 @@ public struct ListPath: Sendable {
     }
 }
 
-/// A condition on a record: the value at `path` equals one of `anyOf`; or (with `anyOf` empty) is present
-/// or absent as `present` says; or its text matches the regular expression `matches`; or it is a number
-/// below `lessThan`.
+/// A condition on a record: a test of the value at `path`.
 public struct Condition: Sendable {
     public enum Literal: Sendable, Equatable {
         case string(String)
@@ -123,12 +140,29 @@ public struct Condition: Sendable {
         case null
     }
 
+    public enum Test: Sendable, Equatable {
+        /// The value equals one of these.
+        case equals([Literal])
+        /// The value is present (not absent, not null), or absent, as given.
+        case present(Bool)
+        /// The value's text matches the regular expression.
+        case matches(Pattern)
+        /// The value is a number (or numeric string) smaller than this.
+        case lessThan(Double)
+    }
+
     public let path: FieldPath
-    public let anyOf: [Literal]
-    public let present: Bool?
-    public let matches: String?
-    /// Holds when the value is a number (or numeric string) smaller than this.
-    public internal(set) var lessThan: Double? = nil
+    public let test: Test
+}
+
+/// A regular expression from a descriptor, compiled once, by the loader, which has reported any error in it.
+/// Two patterns are equal when they are written the same.
+public struct Pattern: Sendable, Equatable {
+    /// As written in the descriptor.
+    public let text: String
+    let regex: NSRegularExpression
+
+    public static func == (a: Pattern, b: Pattern) -> Bool { a.text == b.text }
 }
 
 /// One alternative of a value: a field, a value carried from an earlier record, the key of the entry being
@@ -153,7 +187,7 @@ public struct Lookup: Sendable {
 /// keeps its first capture group.
 public struct ValueSpec: Sendable {
     public let alternatives: [ValueSource]
-    public let pattern: String?
+    public let pattern: Pattern?
     public let mark: SourceMark
 }
 
@@ -331,6 +365,6 @@ public enum Compression: String, Sendable, CaseIterable {
 /// as to a JSON line.
 public struct TextPattern: Sendable {
     public let name: String
-    public let regex: String
+    public let regex: Pattern
     public let mark: SourceMark
 }

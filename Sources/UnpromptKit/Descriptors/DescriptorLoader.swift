@@ -5,7 +5,7 @@ import Foundation
 /// Unknown keys, wrong types, missing keys, duplicate keys, bad globs, bad field paths and bad patterns are
 /// all errors at `file:line:col`. Nothing is defaulted silently: the few defaults are documented in
 /// CONTRIBUTING.md, and every choice that changes a count (counting rules, which copy to keep) is required.
-public enum DescriptorLoader {
+public enum DescriptorLoader: Sendable {
     /// Loads a descriptor file, whose name must be its id: `readers/codex.yaml` declares `id: codex`.
     public static func load(path: String) throws(DescriptorError) -> Descriptor {
         let text: String
@@ -141,9 +141,15 @@ private struct DescriptorDecoder {
         if let node = map.optional("limits") {
             for item in try map.list(node, "limits") { limits.append(try limitRule(item)) }
         }
+        let formatRules: FormatRules =
+            switch format {
+            case .jsonl: .jsonl
+            case .json: .json(siblings: siblings)
+            case .sqlite: .sqlite(queries: queries)
+            case .text: .text(patterns: patterns)
+            }
         return Input(
-            format: format, sources: sources, prefilter: prefilter, carry: carry, records: records, limits: limits,
-            queries: queries, patterns: patterns, siblings: siblings)
+            sources: sources, prefilter: prefilter, carry: carry, records: records, limits: limits, formatRules: formatRules)
     }
 
     func source(_ node: YAMLNode) throws(DescriptorError) -> SourceSpec {
@@ -544,7 +550,7 @@ private struct DescriptorDecoder {
             alternatives.append(.constant(try map.string(node, "\(what).const")))
         }
         if alternatives.isEmpty { throw map.error(map.node, "\(what) needs a path or a const") }
-        var pattern: String?
+        var pattern: Pattern?
         if let node = map.optional("pattern") { pattern = try map.regex(node, "\(what).pattern", captures: 1...1) }
         return ValueSpec(alternatives: alternatives, pattern: pattern, mark: map.node.mark)
     }
@@ -595,7 +601,7 @@ private struct DescriptorDecoder {
             let path = try parseFieldPath(entry.key, at: keyNode, what, file: file)
             switch entry.value.kind {
             case .scalar:
-                result.append(Condition(path: path, anyOf: [literal(entry.value)], present: nil, matches: nil))
+                result.append(Condition(path: path, test: .equals([literal(entry.value)])))
             case .sequence(let items):
                 if items.isEmpty { throw placeError(entry.value, "\(what).\(entry.key) must not be an empty list") }
                 var literals: [Condition.Literal] = []
@@ -603,20 +609,20 @@ private struct DescriptorDecoder {
                     guard case .scalar = item.kind else { throw placeError(item, "each item of \(what).\(entry.key) must be a plain value") }
                     literals.append(literal(item))
                 }
-                result.append(Condition(path: path, anyOf: literals, present: nil, matches: nil))
+                result.append(Condition(path: path, test: .equals(literals)))
             case .mapping:
                 let map = try reader(entry.value, "\(what).\(entry.key)", ["present", "matches", "less_than"])
                 let given = ["present", "matches", "less_than"].compactMap { map.optional($0) }
                 if given.count > 1 { throw map.error(given[1], "a condition takes one of present, matches or less_than") }
                 if let present = map.optional("present") {
-                    result.append(Condition(path: path, anyOf: [], present: try map.bool(present, "present"), matches: nil))
+                    result.append(Condition(path: path, test: .present(try map.bool(present, "present"))))
                 } else if let pattern = map.optional("matches") {
-                    result.append(Condition(path: path, anyOf: [], present: nil, matches: try map.regex(pattern, "matches")))
+                    result.append(Condition(path: path, test: .matches(try map.regex(pattern, "matches"))))
                 } else if let bound = map.optional("less_than") {
                     guard case .scalar(let text, true) = bound.kind, let number = Double(text), number.isFinite else {
                         throw map.error(bound, "less_than must be a number")
                     }
-                    result.append(Condition(path: path, anyOf: [], present: nil, matches: nil, lessThan: number))
+                    result.append(Condition(path: path, test: .lessThan(number)))
                 } else {
                     throw map.error(entry.value, "a condition mapping needs present: true|false, matches: REGEX or less_than: NUMBER")
                 }

@@ -101,7 +101,7 @@ struct MappingReader {
         }
     }
 
-    func regex(_ node: YAMLNode, _ what: String, captures: ClosedRange<Int>? = nil) throws(DescriptorError) -> String {
+    func regex(_ node: YAMLNode, _ what: String, captures: ClosedRange<Int>? = nil) throws(DescriptorError) -> Pattern {
         let text = try string(node, what)
         let compiled: NSRegularExpression
         do {
@@ -113,7 +113,7 @@ struct MappingReader {
             let count = captures.lowerBound == captures.upperBound ? "exactly \(captures.lowerBound)" : "\(captures)"
             throw self.error(node, "\(what) must have \(count) capture group\(captures == 1...1 ? "" : "s")")
         }
-        return text
+        return Pattern(text: text, regex: compiled)
     }
 
 }

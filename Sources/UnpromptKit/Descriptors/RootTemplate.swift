@@ -5,7 +5,7 @@ import Foundation
 /// `~` at the start means the home directory. `${VAR}` is the variable's value, and a root naming an unset or
 /// empty variable is skipped. `${VAR:-default}` falls back to the default. After expansion a comma splits
 /// the value into several roots, as tools that accept lists (`CLAUDE_CONFIG_DIR=a,b`) do.
-public enum RootTemplate {
+public enum RootTemplate: Sendable {
     /// What is wrong with a template, or nil.
     public static func problem(in template: String) -> String? {
         var rest = Substring(template)

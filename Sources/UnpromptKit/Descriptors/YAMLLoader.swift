@@ -5,7 +5,7 @@ internal import CYAML
 /// Only the plain-data subset of YAML is accepted: exactly one document, scalar keys that are unique
 /// per mapping, no anchors, aliases, merge keys or tags, and at most `maxDepth` nested collections.
 /// Every failure, libyaml's syntax errors included, is a `DescriptorError` at a 1-based mark.
-public enum YAMLLoader {
+public enum YAMLLoader: Sendable {
     /// The builder recurses once per collection level; the cap keeps hostile input from exhausting the stack.
     static let maxDepth = 64
 

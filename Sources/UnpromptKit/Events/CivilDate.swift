@@ -1,7 +1,7 @@
 /// Calendar arithmetic on the proleptic Gregorian calendar, with days numbered from 1970-01-01 (day 0) and
 /// months from year 0 (`year * 12 + month - 1`). Pure integer functions, the same everywhere a date is
 /// read or shown, so the same instant is always the same day.
-public enum CivilDate {
+public enum CivilDate: Sendable {
 
     public static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
         let quotient = a / b

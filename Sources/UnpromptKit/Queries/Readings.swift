@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Nothing is fetched: the data files ship with the program (`ReadingsLocation`), and the person may add an
 /// override (`prices.json` in the `ConfigDirectory`).
-public struct Readings {
+public struct Readings: Sendable {
     public let table: PriceTable
     public let water: WaterEstimator
     public let mode: CostMode

@@ -2,14 +2,14 @@ import Foundation
 
 /// The incremental scan every front end runs before it shows the store: the one scanner configuration, and
 /// the measurement that follows it (the live estimate's `measuredAt`).
-public struct ScanStep {
+public struct ScanStep: Sendable {
     public let environment: [String: String]
     public let home: String
     /// Makes the progress callback of one scan (a new one per scan), or nil for none. The callback is
     /// called from the scan's worker threads.
-    public let progress: () -> ((ScanProgress) -> Void)?
+    public let progress: @Sendable () -> (@Sendable (ScanProgress) -> Void)?
 
-    public init(environment: [String: String], home: String, progress: @escaping () -> ((ScanProgress) -> Void)? = { nil }) {
+    public init(environment: [String: String], home: String, progress: @escaping @Sendable () -> (@Sendable (ScanProgress) -> Void)? = { nil }) {
         self.environment = environment
         self.home = home
         self.progress = progress

@@ -4,7 +4,7 @@
 /// A query is a pure function of the store, the zone, the work hours, the readings and the clock (`now`):
 /// two front ends with the same inputs show the same numbers. Without a store (`--no-scan` before any scan)
 /// every query answers as for an empty one.
-public struct UsageQueries {
+public struct UsageQueries: Sendable {
     public let store: UsageStore?
     public let readings: Readings
     public let zone: ViewZone

@@ -37,7 +37,7 @@ public enum ViewOpeningError: Error {
 }
 
 /// A view, opened: its queries, and the scan that brought the store up to date (nil with `scan: false`).
-public struct OpenedView {
+public struct OpenedView: Sendable {
     public let queries: UsageQueries
     public let scan: ScanReport?
 }

@@ -92,3 +92,7 @@ public struct WatchScan {
         return Round(counted: counted, sourcesRead: sources, newProblems: new, storeErrors: errors, fatal: false, finishedAt: clock())
     }
 }
+
+/// Rounds run one after another on the watch loop's thread, and remember what the last one reported.
+@available(*, unavailable)
+extension WatchScan: Sendable {}

@@ -1,28 +1,47 @@
 import Foundation
 
-/// A descriptor input with every path turned into a JSON pointer and every pattern compiled, once,
-/// before the first line is read.
-final class CompiledInput {
-    let format: Format
+/// A descriptor input with every path turned into a JSON pointer, once, before the first line is read
+/// (its patterns were compiled by the loader). Immutable, so one is shared by every worker that reads its
+/// sources; each reader keeps its own parsers and buffers.
+final class CompiledInput: Sendable {
+    /// The format, with the part of the rules only it has.
+    enum FormatRules: Sendable {
+        case jsonl
+        /// For `json` inputs: the rules that read values from documents beside the source.
+        case json(CompiledSiblings?)
+        case sqlite([SQLQuery])
+        case text([TextPattern])
+    }
+
+    let formatRules: FormatRules
     let tool: String
     let identitySpace: String
     let prefilter: [[UInt8]]
     let carry: [CompiledCarry]
     let records: [CompiledRecord]
     let limits: [CompiledLimit]
-    let queries: [SQLQuery]
-    let patterns: [TextPattern]
-    /// For `json` inputs: the rules that read values from documents beside the source.
-    let siblings: CompiledSiblings?
-    /// Every path read from the line's root, looked up in one walk per line (see `CompiledPath.slot`).
-    let rootPaths: JSONPathSet
+    /// Every path read from the line's root, looked up in one walk per line (see `CompiledPath.slot`): each
+    /// reader builds its `JSONPathSet` from these.
+    let rootPointers: [JSONPointer]
+
+    var format: Format {
+        switch formatRules {
+        case .jsonl: .jsonl
+        case .json: .json
+        case .sqlite: .sqlite
+        case .text: .text
+        }
+    }
 
     init(_ input: Input, descriptor: Descriptor) {
         let compiler = RuleCompiler()
-        format = input.format
-        queries = input.queries
-        patterns = input.patterns
-        siblings = input.siblings.isEmpty ? nil : CompiledSiblings(input.siblings)
+        formatRules =
+            switch input.formatRules {
+            case .jsonl: .jsonl
+            case .json(let siblings): .json(siblings.isEmpty ? nil : CompiledSiblings(siblings))
+            case .sqlite(let queries): .sqlite(queries)
+            case .text(let patterns): .text(patterns)
+            }
         tool = descriptor.id
         identitySpace = descriptor.identitySpace
         prefilter = input.prefilter
@@ -47,7 +66,7 @@ final class CompiledInput {
                         resetsIn: window.resetsIn.map { compiler.value($0, scope: .line) })
                 })
         }
-        rootPaths = JSONPathSet(compiler.rootPointers)
+        rootPointers = compiler.rootPointers
     }
 }
 
@@ -98,15 +117,11 @@ final class RuleCompiler {
                             path: Self.pointer(lookup.path)))
                 }
             },
-            // The loader has already compiled every pattern once, so this cannot fail.
-            pattern: value.pattern.flatMap { try? NSRegularExpression(pattern: $0) })
+            pattern: value.pattern?.regex)
     }
 
     func condition(_ condition: Condition, scope: Scope) -> CompiledCondition {
-        CompiledCondition(
-            path: path(condition.path, scope: scope), anyOf: condition.anyOf, present: condition.present,
-            // The loader has already compiled every pattern once, so this cannot fail.
-            matches: condition.matches.flatMap { try? NSRegularExpression(pattern: $0) }, lessThan: condition.lessThan)
+        CompiledCondition(path: path(condition.path, scope: scope), test: condition.test)
     }
 
     /// Token fields, each path placed under `base` when the descriptor gives `tokens_at` or `fallback_at`.
@@ -146,9 +161,10 @@ final class RuleCompiler {
 }
 
 // The compiled rules are classes: the hot loop passes them by reference instead of copying (and
-// retaining) every field of a large struct.
+// retaining) every field of a large struct. Every field is a `let`, so they are `Sendable` as the compiler
+// checks it.
 
-final class CompiledCarry {
+final class CompiledCarry: Sendable {
     let match: [CompiledCondition]
     let set: [(String, CompiledValue)]
 
@@ -158,7 +174,7 @@ final class CompiledCarry {
     }
 }
 
-final class CompiledTime {
+final class CompiledTime: Sendable {
     let value: CompiledValue
     let format: TimeFormat
 
@@ -168,7 +184,7 @@ final class CompiledTime {
     }
 }
 
-final class CompiledLimit {
+final class CompiledLimit: Sendable {
     let match: [CompiledCondition]
     let time: CompiledTime?
     let windows: [CompiledWindow]
@@ -180,7 +196,7 @@ final class CompiledLimit {
     }
 }
 
-final class CompiledWindow {
+final class CompiledWindow: Sendable {
     let name: String
     let usedPercent: CompiledValue?
     let windowMinutes: CompiledValue?
@@ -200,7 +216,7 @@ final class CompiledWindow {
 }
 
 /// Each count field as the values whose sum it is (one value unless the descriptor wrote `sum`).
-final class CompiledTokens {
+final class CompiledTokens: Sendable {
     let input, output, cacheRead, cacheWrite, cacheWrite5m, cacheWrite1h, reasoning, total: [CompiledValue]?
 
     init(
@@ -219,7 +235,7 @@ final class CompiledTokens {
     }
 }
 
-final class CompiledRecord {
+final class CompiledRecord: Sendable {
     let name: String
     let match: [CompiledCondition]
     let select: Selection?

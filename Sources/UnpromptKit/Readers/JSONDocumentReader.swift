@@ -15,14 +15,16 @@ final class JSONDocumentReader: SourceReader {
     static let maxDocumentBytes = 256 << 20
 
     private let input: CompiledInput
+    private let rootPaths: JSONPathSet
     private let timeZone: TimeZone
     private let parser = JSONParser()
     private let siblings: SiblingReader?
 
-    init(input: CompiledInput, timeZone: TimeZone) {
+    init(input: CompiledInput, siblings: CompiledSiblings?, timeZone: TimeZone) {
         self.input = input
+        rootPaths = JSONPathSet(input.rootPointers)
         self.timeZone = timeZone
-        siblings = input.siblings.map { SiblingReader(rules: $0, timeZone: timeZone) }
+        self.siblings = siblings.map { SiblingReader(rules: $0, timeZone: timeZone) }
     }
 
     var resumesAtOffset: Bool { false }
@@ -54,7 +56,7 @@ final class JSONDocumentReader: SourceReader {
         }
         result.lines = 1
         let values = try siblings?.values(besides: path, into: &result)
-        parser.extract(input.rootPaths, in: root)
+        parser.extract(rootPaths, in: root)
         let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey)
         var documentState = result.state
         extractor.process(root: root, parser: parser, line: 1, state: &documentState, into: &result, siblings: values)

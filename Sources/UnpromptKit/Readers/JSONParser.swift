@@ -199,9 +199,9 @@ public final class JSONParser {
     }
 }
 
-/// JSON pointers looked up together, each shared prefix walked once: see `JSONParser.extract`.
-/// Immutable, so one set may serve parsers on several threads.
-public final class JSONPathSet: @unchecked Sendable {
+/// JSON pointers looked up together, each shared prefix walked once: see `JSONParser.extract`. It holds a C
+/// object, so each reader builds its own (from `CompiledInput.rootPointers`) and none crosses threads.
+public final class JSONPathSet {
     fileprivate let raw: OpaquePointer
     public let count: Int
 
@@ -231,7 +231,7 @@ public final class JSONPathSet: @unchecked Sendable {
 }
 
 /// Byte counting over raw buffers.
-public enum ByteCount {
+public enum ByteCount: Sendable {
     /// The number of bytes in `buffer` equal to `byte` (e.g. newlines in a read buffer).
     public static func count(_ byte: UInt8, in buffer: UnsafeRawBufferPointer) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
@@ -259,3 +259,15 @@ extension JSONParser {
         }
     }
 }
+
+/// Not `Sendable`: It owns a C parser and its buffers: one per reader, never shared.
+@available(*, unavailable)
+extension JSONParser: Sendable {}
+
+/// Not `Sendable`: It owns a C object: each reader builds its own.
+@available(*, unavailable)
+extension JSONPathSet: Sendable {}
+
+/// Not `Sendable`: It points into its parser's buffers.
+@available(*, unavailable)
+extension JSONValue: Sendable {}

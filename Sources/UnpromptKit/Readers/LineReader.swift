@@ -17,6 +17,7 @@ final class LineReader: SourceReader {
     static let initialCapacity = 1 << 20
 
     private let input: CompiledInput
+    private let rootPaths: JSONPathSet
     private let needles: NeedleSet
     private let timeZone: TimeZone
     private let parser = JSONParser()
@@ -25,11 +26,13 @@ final class LineReader: SourceReader {
     private var buffer: UnsafeMutableRawPointer
     private var capacity: Int
 
-    init(input: CompiledInput, timeZone: TimeZone) {
+    /// `patterns`: for a text input, its line patterns; nil for JSON lines.
+    init(input: CompiledInput, patterns: [TextPattern]?, timeZone: TimeZone) {
         self.input = input
+        rootPaths = JSONPathSet(input.rootPointers)
         needles = NeedleSet(input.prefilter.map(Needle.init))
         self.timeZone = timeZone
-        patterns = input.format == .text ? TextPatterns(input.patterns) : nil
+        self.patterns = patterns.map(TextPatterns.init)
         capacity = LineReader.initialCapacity
         buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity + JSONParser.padding, alignment: 64)
     }
@@ -130,7 +133,7 @@ final class LineReader: SourceReader {
                     return
                 }
             }
-            parser.extract(input.rootPaths, in: root)
+            parser.extract(rootPaths, in: root)
             extractor.process(root: root, parser: parser, line: lineNumber, state: &state, into: &result)
         }
         result.lines += ByteCount.count(0x0A, in: UnsafeRawBufferPointer(start: buffer + counted, count: end - counted))

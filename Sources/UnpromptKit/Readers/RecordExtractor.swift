@@ -111,14 +111,18 @@ struct RecordExtractor {
         var context = RecordContext(
             parser: parser, root: root, element: element, entryKey: key, variables: variables, decoded: [])
         for (pointer, inner) in zip(rule.decode, decodeParsers) {
-            // A field that is absent, not a string, or not JSON leaves its values absent.
-            guard case .string(let bytes) = parser.value(at: pointer, in: element),
-                let decodedRoot = try? inner.parse(copying: bytes)
-            else {
+            // A field that is absent, or not a string, leaves its values absent. A string that is not JSON
+            // makes the record malformed (see `readRecord`).
+            guard case .string(let bytes) = parser.value(at: pointer, in: element) else {
                 context.decoded.append(nil)
                 continue
             }
-            context.decoded.append((inner, decodedRoot))
+            do {
+                context.decoded.append((inner, try inner.parse(copying: bytes)))
+            } catch {
+                context.decoded.append(nil)
+                context.malformedDecode = true
+            }
         }
         return context
     }
@@ -130,6 +134,11 @@ struct RecordExtractor {
         result.records += 1
         if let skip = rule.skip.first(where: { $0.when.allHold(in: context) }) {
             result.skip(skip.reason, line: line)
+            return
+        }
+        // After the descriptor's own skips, which may name what such a record is (Cursor's cut-short bubbles).
+        if context.malformedDecode {
+            result.skip(SkipReason.malformedEmbeddedJSON, line: line, problem: true)
             return
         }
         guard let timeValue = rule.time.value.resolve(in: context),
@@ -164,6 +173,10 @@ struct RecordExtractor {
             } else if raw.isZero {
                 // A zeroed total (Codex's context-window fill) is not a reset of the running count.
                 result.skip(SkipReason.zeroUsage, line: line)
+                return
+            } else if state.runningTotalsLost, state.baselines[key] == nil {
+                state.baselines[key] = raw
+                result.skip(SkipReason.lostRunningTotal, line: line)
                 return
             } else {
                 let previous = state.baselines[key] ?? RawTokens()

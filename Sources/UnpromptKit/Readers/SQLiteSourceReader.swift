@@ -30,11 +30,15 @@ final class SQLiteSourceReader: SourceReader {
     static let maxDecompressedBytes = 64 << 20
 
     private let input: CompiledInput
+    private let queries: [SQLQuery]
+    private let rootPaths: JSONPathSet
     private let timeZone: TimeZone
     private let parser = JSONParser()
 
-    init(input: CompiledInput, timeZone: TimeZone) {
+    init(input: CompiledInput, queries: [SQLQuery], timeZone: TimeZone) {
         self.input = input
+        self.queries = queries
+        rootPaths = JSONPathSet(input.rootPointers)
         self.timeZone = timeZone
     }
 
@@ -67,7 +71,7 @@ final class SQLiteSourceReader: SourceReader {
         try database.transaction(immediate: false) { () throws(StoreError) in
             let tables = Set(
                 try database.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").rows().compactMap { $0.text(0) })
-            guard let query = input.queries.first(where: { $0.requires.allSatisfy(tables.contains) }) else { return }
+            guard let query = queries.first(where: { $0.requires.allSatisfy(tables.contains) }) else { return }
             let statement = try database.prepare(query.sql)
             let names = statement.columnNames
             let watermarkColumn = query.watermark.flatMap { names.firstIndex(of: $0) }
@@ -94,7 +98,7 @@ final class SQLiteSourceReader: SourceReader {
                 }
                 do {
                     let root = try record.withUnsafeBytes { bytes throws(JSONParseError) in try parser.parse(copying: bytes) }
-                    parser.extract(input.rootPaths, in: root)
+                    parser.extract(rootPaths, in: root)
                     extractor.process(root: root, parser: parser, line: rowNumber, state: &state, into: &result)
                 } catch {
                     result.skip(SkipReason.badValue, line: rowNumber, problem: true)

@@ -2,8 +2,8 @@ import Foundation
 
 /// An input's sibling rules (`SiblingRule`), compiled once: paths become pointers, and the paths read from a
 /// sibling's root are looked up in one walk, as for the source itself.
-final class CompiledSiblings {
-    final class Rule {
+final class CompiledSiblings: Sendable {
+    final class Rule: Sendable {
         let file: String
         let selection: Selection?
         let selectPointer: JSONPointer?
@@ -24,12 +24,12 @@ final class CompiledSiblings {
 
     let rules: [Rule]
     /// Paths read from a sibling's root. Rules for other files find theirs absent in it.
-    let rootPaths: JSONPathSet
+    let rootPointers: [JSONPointer]
 
     init(_ rules: [SiblingRule]) {
         let compiler = RuleCompiler()
         self.rules = rules.map { Rule($0, compiler) }
-        rootPaths = JSONPathSet(compiler.rootPointers)
+        rootPointers = compiler.rootPointers
     }
 }
 
@@ -61,11 +61,13 @@ struct SiblingValues {
 ///   gives no values.
 final class SiblingReader {
     private let rules: CompiledSiblings
+    private let rootPaths: JSONPathSet
     private let timeZone: TimeZone
     private let parser = JSONParser()
 
     init(rules: CompiledSiblings, timeZone: TimeZone) {
         self.rules = rules
+        rootPaths = JSONPathSet(rules.rootPointers)
         self.timeZone = timeZone
     }
 
@@ -108,7 +110,7 @@ final class SiblingReader {
         if document.count == 0 { return nil }
         do {
             let root = try parser.parse(copying: UnsafeRawBufferPointer(start: document.base, count: document.count))
-            parser.extract(rules.rootPaths, in: root)
+            parser.extract(rootPaths, in: root)
             return root
         } catch {
             result.skip(SkipReason.malformedSibling, line: 1, problem: true)

@@ -30,11 +30,12 @@ extension SourceReader {
 
 enum SourceReaders {
     /// The reader for an input's format.
-    static func make(_ input: CompiledInput, timeZone: TimeZone) -> SourceReader {
-        switch input.format {
-        case .jsonl, .text: LineReader(input: input, timeZone: timeZone)
-        case .json: JSONDocumentReader(input: input, timeZone: timeZone)
-        case .sqlite: SQLiteSourceReader(input: input, timeZone: timeZone)
+    static func make(_ input: CompiledInput, timeZone: TimeZone) -> any SourceReader {
+        switch input.formatRules {
+        case .jsonl: LineReader(input: input, patterns: nil, timeZone: timeZone)
+        case .text(let patterns): LineReader(input: input, patterns: patterns, timeZone: timeZone)
+        case .json(let siblings): JSONDocumentReader(input: input, siblings: siblings, timeZone: timeZone)
+        case .sqlite(let queries): SQLiteSourceReader(input: input, queries: queries, timeZone: timeZone)
         }
     }
 }

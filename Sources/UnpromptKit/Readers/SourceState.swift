@@ -7,8 +7,17 @@ public struct SourceState: Sendable, Equatable, Codable {
     public var baselines: [String: RawTokens] = [:]
     /// For `sqlite` inputs with a watermark: the highest watermark value read.
     public var watermark: Watermark?
+    /// Set by the scanner for one read, never saved: the source was counted before, but its saved state was
+    /// damaged, so the running totals it had reached are not known. A cumulative record then only sets its
+    /// running total (`SkipReason.lostRunningTotal`): what it grew by since the last good read is not counted,
+    /// rather than counted twice.
+    var runningTotalsLost = false
 
     public init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case variables, baselines, watermark
+    }
 }
 
 /// Token fields as the tool logged them, before its counting rules are applied. Absent fields are nil.

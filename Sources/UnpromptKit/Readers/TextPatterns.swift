@@ -15,11 +15,9 @@ import Foundation
 final class TextPatterns {
     private let patterns: [(name: String, regex: NSRegularExpression, captures: [String])]
 
-    /// The patterns must already be valid: the descriptor loader compiled each one and reported errors.
     init(_ patterns: [TextPattern]) {
         self.patterns = patterns.map { pattern in
-            let regex = try! NSRegularExpression(pattern: pattern.regex)
-            return (pattern.name, regex, TextPatterns.captureNames(in: pattern.regex))
+            (pattern.name, pattern.regex.regex, TextPatterns.captureNames(in: pattern.regex.text))
         }
     }
 

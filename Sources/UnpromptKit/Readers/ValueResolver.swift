@@ -1,7 +1,7 @@
 import Foundation
 
 /// A field path compiled for the parser: the JSON pointer to look up, and where to start.
-struct CompiledPath {
+struct CompiledPath: Sendable {
     let pointer: JSONPointer
     let fromRoot: Bool
     /// When the path runs through a `decode` field: the index of that field, and the pointer inside it.
@@ -31,6 +31,8 @@ struct RecordContext {
     var variables: [String: String]
     /// Parsed `decode` fields, by index; nil where the field is absent or not JSON.
     var decoded: [(JSONParser, JSONRef)?]
+    /// A `decode` field holds a string that is not JSON.
+    var malformedDecode = false
 
     func lookup(_ path: CompiledPath) -> FieldValue? {
         if let decodedPath = path.decoded {
@@ -120,8 +122,8 @@ extension FieldValue {
 }
 
 /// A value spec compiled: alternatives tried in order, then an optional capture.
-final class CompiledValue {
-    enum Source {
+final class CompiledValue: Sendable {
+    enum Source: Sendable {
         case path(CompiledPath)
         case variable(String)
         case entryKey
@@ -166,7 +168,7 @@ final class CompiledValue {
 }
 
 /// A lookup compiled: the array, the element fields and the record values they must equal, and the field read.
-final class CompiledLookup {
+final class CompiledLookup: Sendable {
     let array: CompiledPath
     let match: [(field: JSONPointer, value: CompiledValue)]
     let path: JSONPointer
@@ -199,40 +201,65 @@ final class CompiledLookup {
     }
 }
 
-final class CompiledCondition {
-    let path: CompiledPath
-    let anyOf: [Condition.Literal]
-    let present: Bool?
-    let matches: NSRegularExpression?
-    let lessThan: Double?
+/// A condition compiled. The descriptor's `Condition.Test` is a sum type; here its parts are kept apart, beside a
+/// kind without a payload, because this runs for every line: switching over the test itself copies its payload
+/// (a string and a regex, or an array) each time, which measurably slowed a dry run.
+final class CompiledCondition: Sendable {
+    private enum Kind {
+        case equals
+        case present
+        case absent
+        case matches
+        case lessThan
+    }
 
-    init(
-        path: CompiledPath, anyOf: [Condition.Literal], present: Bool?, matches: NSRegularExpression?, lessThan: Double?
-    ) {
+    let path: CompiledPath
+    private let kind: Kind
+    private let literals: [Condition.Literal]
+    private let regex: NSRegularExpression?
+    private let bound: Double
+
+    init(path: CompiledPath, test: Condition.Test) {
         self.path = path
-        self.anyOf = anyOf
-        self.present = present
-        self.matches = matches
-        self.lessThan = lessThan
+        var literals: [Condition.Literal] = []
+        var regex: NSRegularExpression?
+        var bound = 0.0
+        switch test {
+        case .equals(let values):
+            kind = .equals
+            literals = values
+        case .present(let present):
+            kind = present ? .present : .absent
+        case .matches(let pattern):
+            kind = .matches
+            regex = pattern.regex
+        case .lessThan(let number):
+            kind = .lessThan
+            bound = number
+        }
+        self.literals = literals
+        self.regex = regex
+        self.bound = bound
     }
 
     func holds(in context: RecordContext) -> Bool {
         let value = context.lookup(path)
-        if let present {
-            let isPresent = value.map { !$0.isNull } ?? false
-            return isPresent == present
-        }
-        guard let value else { return false }
-        if let lessThan {
-            guard let number = value.double else { return false }
-            return number < lessThan
-        }
-        if let matches {
-            guard !value.isNull else { return false }
+        switch kind {
+        case .present:
+            return value.map { !$0.isNull } ?? false
+        case .absent:
+            return !(value.map { !$0.isNull } ?? false)
+        case .lessThan:
+            guard let number = value?.double else { return false }
+            return number < bound
+        case .matches:
+            guard let value, !value.isNull, let regex else { return false }
             let text = value.text
-            return matches.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        case .equals:
+            guard let value else { return false }
+            return literals.contains { value.equals($0) }
         }
-        return anyOf.contains { value.equals($0) }
     }
 }
 

@@ -9,7 +9,7 @@ import Foundation
 /// or Droid's decoration (`custom:Claude-Opus-4.5-Thinking-[Anthropic]-0`). Each rule that applies yields one
 /// more candidate; a price table takes the first candidate it has a row for. There is no loose prefix or
 /// substring match, which prices a new version with an old one's row: an id no rule reaches is unpriced.
-public enum ModelNormalizer {
+public enum ModelNormalizer: Sendable {
     /// One candidate key; `fast` when a speed suffix was removed on the way to it.
     public struct Candidate: Sendable, Equatable {
         public let key: String

@@ -65,7 +65,7 @@ public struct ModelPrice: Sendable, Equatable {
     /// Anthropic's rows: missing cache rates then follow Anthropic's published multipliers.
     public var isAnthropic: Bool { (provider ?? "").contains("anthropic") || key.contains("claude") }
 
-    nonisolated(unsafe) static let classFields: [(name: String, path: WritableKeyPath<ClassRates, Double?>)] = [
+    static let classFields: [(name: String, path: any WritableKeyPath<ClassRates, Double?> & Sendable)] = [
         ("input_cost_per_token", \.input), ("output_cost_per_token", \.output),
         ("cache_read_input_token_cost", \.cacheRead), ("cache_creation_input_token_cost_above_1hr", \.cacheWrite1h),
         ("cache_creation_input_token_cost", \.cacheWrite5m),

@@ -16,11 +16,11 @@
 /// - A bucket with a logged cost and no tokens (a tool that logs only a cost) shows its logged cost in every
 ///   mode, since there is nothing to calculate from.
 ///
-/// Model ids are resolved once per pricer (it caches them), so one pricer serves one view.
-public final class Pricer {
+/// Model ids are resolved once per pricer (it caches them), so one pricer serves one view, from any thread.
+public final class Pricer: Sendable {
     public let table: PriceTable
     public let mode: CostMode
-    private var resolutions: [String: PriceResolution?] = [:]
+    private let resolutions = Locked<[String: PriceResolution?]>([:])
 
     public init(table: PriceTable, mode: CostMode = .calculate) {
         self.table = table
@@ -28,9 +28,9 @@ public final class Pricer {
     }
 
     public func resolution(of model: String) -> PriceResolution? {
-        if let cached = resolutions[model] { return cached }
+        if let cached = resolutions.withLock({ $0[model] }) { return cached }
         let resolved = table.resolve(model)
-        resolutions[model] = resolved
+        resolutions.withLock { $0[model] = resolved }
         return resolved
     }
 
@@ -114,3 +114,7 @@ public final class Pricer {
         return (usd, approximate)
     }
 }
+
+/// Not `Sendable`: It caches resolutions as it prices: one per view.
+@available(*, unavailable)
+extension Pricer: Sendable {}

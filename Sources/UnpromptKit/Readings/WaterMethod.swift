@@ -141,17 +141,17 @@ public struct WaterMethod: Sendable {
     }
 }
 
-/// The water method applied to many buckets, classifying each model id once.
-public final class WaterEstimator {
+/// The water method applied to many buckets, classifying each model id once (from any thread).
+public final class WaterEstimator: Sendable {
     public let method: WaterMethod
-    private var factors: [String: Double] = [:]
+    private let factors = Locked<[String: Double]>([:])
 
     public init(method: WaterMethod) { self.method = method }
 
     public func reading(_ counts: TokenCounts, model: String) -> WaterReading {
-        if let factor = factors[model] { return method.reading(counts, classFactor: factor) }
+        if let factor = factors.withLock({ $0[model] }) { return method.reading(counts, classFactor: factor) }
         let factor = method.classFactor(model)
-        factors[model] = factor
+        factors.withLock { $0[model] = factor }
         return method.reading(counts, classFactor: factor)
     }
 
@@ -165,7 +165,7 @@ public final class WaterEstimator {
 /// A day's "bottle level": its central water estimate as a share of the fullest day among the 30 days up to
 /// and including it (days without use count as empty). The fullest recent day fills the bottle; a level says
 /// how this day compares with the user's own recent days, never with a goal or a good/bad scale.
-public enum BottleLevel {
+public enum BottleLevel: Sendable {
     public static let windowDays: Int64 = 30
 
     /// Levels (0…1) for `days`, from central liters per day (missing days are 0). A day whose window holds
@@ -179,3 +179,7 @@ public enum BottleLevel {
         return result
     }
 }
+
+/// Not `Sendable`: It caches factors as it estimates: one per view.
+@available(*, unavailable)
+extension WaterEstimator: Sendable {}

@@ -212,6 +212,5 @@ enum SQLValue {
 
 extension SQLValue {
     init(_ value: Int64?) { self = value.map { .integer($0) } ?? .null }
-    var integerValue: Int64? { if case .integer(let v) = self { v } else { nil } }
     init(_ value: Double?) { self = value.map { .real($0) } ?? .null }
 }

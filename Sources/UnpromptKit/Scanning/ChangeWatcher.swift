@@ -23,25 +23,20 @@ public struct WatchTarget: Sendable {
     /// The files one source spec names below one of its expanded roots. For a database (`writeAheadLog`), its
     /// `-wal` file too: a write often reaches only that file.
     public init(root: String, source: SourceSpec, writeAheadLog: Bool = false) {
-        let root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
         let prefix = source.glob.literalPrefix
-        directory = ([root] + prefix).joined(separator: "/")
+        directory = ([DirectoryWalk.canonical(root)] + prefix).joined(separator: "/")
         self.prefix = prefix.map { Substring($0) }
-        descend = { segments in
-            if let maxDepth = source.maxDepth, segments.count > maxDepth { return false }
-            if source.exclude.contains(where: { $0.matches(segments) }) { return false }
-            return source.glob.mayDescend(into: segments)
-        }
+        descend = source.mayHold(directory:)
         accept = { segments in
             var segments = segments
             if writeAheadLog, let last = segments.last, last.hasSuffix("-wal") { segments[segments.count - 1] = last.dropLast(4) }
-            return source.glob.matches(segments) && !source.exclude.contains { $0.matches(segments) }
+            return source.names(file: segments)
         }
     }
 
     /// A source's list file (`SourceList`), below `root`: a change to it may name new directories.
     init(root: String, listFile: [String]) {
-        let root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
+        let root = DirectoryWalk.canonical(root)
         let folder = listFile.dropLast()
         directory = ([root] + folder).joined(separator: "/")
         prefix = folder.map { Substring($0) }
@@ -102,7 +97,7 @@ public struct WatchTarget: Sendable {
 ///
 /// Use one thread for `wait`; `stop()` may be called from any thread, and a signal handler may write one
 /// byte to `stopDescriptor` (`write` is async-signal-safe). Once stopped, `wait` returns false at once.
-public final class ChangeWatcher: @unchecked Sendable {
+public final class ChangeWatcher: Sendable {
     public enum Backend: Sendable, Equatable {
         case inotify
         case polling
@@ -113,20 +108,27 @@ public final class ChangeWatcher: @unchecked Sendable {
 
     public let targets: [WatchTarget]
     public let pollInterval: Double
-    public private(set) var backend: Backend
+    /// Kept apart from `watching`, so it can be read while a `wait` is under way.
+    private let currentBackend: Locked<Backend>
+    public var backend: Backend { currentBackend.withLock { $0 } }
     /// The write end of the stop pipe: one byte written here stops the watcher.
     public let stopDescriptor: Int32
     private let stopReadDescriptor: Int32
 
-    /// Polling state: the stamp of every file the targets hold, by path.
-    private var snapshot: [String: FileStamp] = [:]
+    /// What `wait` works with, held for the whole of each wait (one waiter at a time).
+    private struct Watching {
+        /// Polling state: the stamp of every file the targets hold, by path.
+        var snapshot: [String: FileStamp] = [:]
+        #if os(Linux)
+            var inotify: InotifyWatches?
+        #endif
+    }
+
+    private let watching: Locked<Watching>
 
     #if os(Linux)
-        private var inotify: InotifyWatches?
-        /// A test hook: behave as if the kernel refused more than this many watches (`ENOSPC`).
-        let watchLimit: Int?
         /// How many directories inotify watches (for tests).
-        var inotifyWatchCount: Int { inotify?.watchCount ?? 0 }
+        var inotifyWatchCount: Int { watching.withLock { $0.inotify?.watchCount ?? 0 } }
     #endif
 
     /// Starts watching at once: changes made after this returns are reported by the next `wait`.
@@ -140,6 +142,7 @@ public final class ChangeWatcher: @unchecked Sendable {
         self.init(targets: targets, pollInterval: pollInterval, polling: polling, watchLimit: nil)
     }
 
+    /// `watchLimit`, a test hook: behave as if the kernel refused more than this many watches (`ENOSPC`).
     init(targets: [WatchTarget], pollInterval: Double, polling: Bool, watchLimit: Int?) {
         self.targets = targets
         self.pollInterval = max(0.01, pollInterval)
@@ -152,15 +155,17 @@ public final class ChangeWatcher: @unchecked Sendable {
         }
         stopReadDescriptor = ends[0]
         stopDescriptor = ends[1]
-        backend = .polling
+        var watching = Watching()
+        var backend = Backend.polling
         #if os(Linux)
-            self.watchLimit = watchLimit
             if !polling, let watches = InotifyWatches(targets: targets, limit: watchLimit) {
-                inotify = watches
+                watching.inotify = watches
                 backend = .inotify
             }
         #endif
-        if backend == .polling { snapshot = Self.takeSnapshot(targets) }
+        if backend == .polling { watching.snapshot = Self.takeSnapshot(targets) }
+        self.watching = Locked(watching)
+        currentBackend = Locked(backend)
     }
 
     deinit {
@@ -182,6 +187,10 @@ public final class ChangeWatcher: @unchecked Sendable {
     /// Blocks until something changed (true), or until `timeout` seconds passed or the watcher was
     /// stopped (false). nil waits without limit. Changes are coalesced: many events make one true.
     public func wait(timeout: Double? = nil) -> Bool {
+        watching.withLock { watching in wait(timeout: timeout, &watching) }
+    }
+
+    private func wait(timeout: Double?, _ watching: inout Watching) -> Bool {
         let clock = ContinuousClock()
         let deadline = timeout.map { clock.now.advanced(by: .milliseconds(Int64(max(0, $0) * 1000))) }
         while true {
@@ -192,7 +201,7 @@ public final class ChangeWatcher: @unchecked Sendable {
                 remaining = left <= .zero ? 0 : Int32(min(Double(Int32.max), Self.milliseconds(left).rounded(.up)))
             }
             #if os(Linux)
-                if backend == .inotify, let watches = inotify {
+                if let watches = watching.inotify {
                     switch watches.wait(stop: stopReadDescriptor, milliseconds: remaining) {
                     case .stopped: return false
                     case .changed: return true
@@ -200,9 +209,9 @@ public final class ChangeWatcher: @unchecked Sendable {
                     case .failed:
                         // The watch limit was reached while adding a new directory, or inotify failed:
                         // poll from now on, and report a change so the caller rescans what was missed.
-                        inotify = nil
-                        backend = .polling
-                        snapshot = Self.takeSnapshot(targets)
+                        watching.inotify = nil
+                        currentBackend.withLock { $0 = .polling }
+                        watching.snapshot = Self.takeSnapshot(targets)
                         return true
                     }
                     if remaining == 0 { return false }
@@ -214,8 +223,8 @@ public final class ChangeWatcher: @unchecked Sendable {
             let ready = poll(&entry, 1, step)
             if ready > 0 { return false }
             let now = Self.takeSnapshot(targets)
-            if now != snapshot {
-                snapshot = now
+            if now != watching.snapshot {
+                watching.snapshot = now
                 return true
             }
             if remaining == 0 || (remaining > 0 && step >= remaining) { return false }
@@ -237,50 +246,23 @@ public final class ChangeWatcher: @unchecked Sendable {
         let changed: Int64
     }
 
-    /// Stats every file the targets can hold (following the same pruning as discovery); opens none.
+    /// Stats every file the targets can hold (walked as discovery walks them); opens none.
     static func takeSnapshot(_ targets: [WatchTarget]) -> [String: FileStamp] {
         var stamps: [String: FileStamp] = [:]
         for target in targets {
             var info = stat()
             guard stat(target.directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { continue }
-            walk(target, target.directory, target.prefix, into: &stamps)
+            DirectoryWalk.walk(
+                target.directory, relative: target.prefix, descend: target.descend,
+                file: { path, segments in
+                    var info = stat()
+                    guard target.accept(segments), stat(path, &info) == 0 else { return }
+                    stamps[path] = FileStamp(
+                        device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                        modified: nanoseconds(info, modification: true), changed: nanoseconds(info, modification: false))
+                })
         }
         return stamps
-    }
-
-    private static func walk(_ target: WatchTarget, _ directory: String, _ relative: [Substring], into stamps: inout [String: FileStamp]) {
-        for name in entries(of: directory) {
-            let path = directory + "/" + name
-            let segments = relative + [Substring(name)]
-            var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
-            var kind = info.st_mode & S_IFMT
-            if kind == S_IFLNK {
-                guard stat(path, &info) == 0 else { continue }
-                kind = info.st_mode & S_IFMT
-                if kind == S_IFDIR { continue }
-            }
-            if kind == S_IFDIR {
-                if target.descend(segments) { walk(target, path, segments, into: &stamps) }
-            } else if kind == S_IFREG, target.accept(segments) {
-                stamps[path] = FileStamp(
-                    device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                    modified: nanoseconds(info, modification: true), changed: nanoseconds(info, modification: false))
-            }
-        }
-    }
-
-    static func entries(of directory: String) -> [String] {
-        guard let handle = opendir(directory) else { return [] }
-        defer { closedir(handle) }
-        var names: [String] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
     }
 
     private static func nanoseconds(_ info: stat, modification: Bool) -> Int64 {
@@ -382,23 +364,21 @@ public final class ChangeWatcher: @unchecked Sendable {
             }
         }
 
+        /// Watches `directory` and every directory below it that can hold a source (walked as discovery walks
+        /// them). False only when the kernel refuses a watch for lack of resources.
         private func watchTree(_ index: Int, _ directory: String, _ relative: [Substring], isStart: Bool) -> Bool {
-            switch add(directory, follow: isStart) {
-            case .exhausted: return false
-            case .skipped: return true
-            case .added(let wd):
-                roles[wd, default: []].append(.tree(target: index, relative: relative, isStart: isStart))
-            }
-            for name in ChangeWatcher.entries(of: directory) {
-                let path = directory + "/" + name
-                let segments = relative + [Substring(name)]
-                var info = stat()
-                // Links to directories are not followed, as in discovery.
-                guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, targets[index].descend(segments)
-                else { continue }
-                guard watchTree(index, path, segments, isStart: false) else { return false }
-            }
-            return true
+            DirectoryWalk.walk(
+                directory, relative: relative, descend: targets[index].descend,
+                visit: { path, segments in
+                    let isStart = isStart && path == directory
+                    switch add(path, follow: isStart) {
+                    case .exhausted: return .stop
+                    case .skipped: return .skip
+                    case .added(let wd):
+                        roles[wd, default: []].append(.tree(target: index, relative: segments, isStart: isStart))
+                        return .enter
+                    }
+                }, file: { _, _ in })
         }
 
         private enum Added {

@@ -21,11 +21,12 @@ public struct ReaderReport: Sendable {
     public init(id: String) { self.id = id }
 }
 
-/// Reads every source of the given descriptors and reports what would be counted, writing nothing.
+/// Reads every source of the given descriptors and reports what would be counted, writing nothing: the
+/// scanner's own reading and committing (`ReadPass`), into memory (`DryRunLedger`) instead of the store.
 ///
-/// Sources are read on all cores, but their results are merged in sorted path order, so the outcome
+/// Sources are read on all cores, but their results are committed in sorted path order, so the outcome
 /// (which copy of a duplicate counts) never depends on timing.
-public struct DryRun {
+public struct DryRun: Sendable {
     public let discovery: SourceDiscovery
     public let timeZone: TimeZone
     public let workers: Int
@@ -37,154 +38,42 @@ public struct DryRun {
     }
 
     public func run(_ descriptor: Descriptor, explicitPaths: [String] = []) -> ReaderReport {
-        let tally = Tally(id: descriptor.id)
+        let ledger = DryRunLedger()
+        let pass = ReadPass(ledger: ledger, timeZone: timeZone, workers: workers)
+        var scan = ScanReport()
         for input in descriptor.inputs {
-            let sources: [String]
+            let sources: [(path: String, size: Int64)]
             if explicitPaths.isEmpty {
                 let (found, problems) = discovery.sources(for: input)
-                sources = found.map(\.path)
-                for problem in problems { tally.noteUnlisted(problem.reason) }
+                sources = found.map { ($0.path, $0.size) }
+                scan.unlistedDirectories += problems.count
+                for problem in problems { scan.note(source: 0, line: 0, problem.reason) }
             } else {
-                sources = SourceDiscovery.distinct(explicitPaths)
+                sources = SourceDiscovery.distinct(explicitPaths).map { ($0, 0) }
             }
-            readAll(sources, CompiledInput(input, descriptor: descriptor), into: tally)
-        }
-        return tally.finish()
-    }
-
-    /// Reads sources on `workers` threads. Each worker hands its result to `tally`, which merges results in
-    /// source order as soon as every earlier one is in: no extra thread, so none competes with the readers.
-    private func readAll(_ paths: [String], _ input: CompiledInput, into tally: Tally) {
-        let next = SourceCounter(count: paths.count)
-        let rules = UncheckedBox(input)
-        let zone = timeZone
-        let base = tally.beginInput(sourceCount: paths.count)
-        let group = DispatchGroup()
-        for _ in 0..<min(workers, max(paths.count, 1)) {
-            DispatchQueue.global().async(group: group) {
-                let reader = SourceReaders.make(rules.value, timeZone: zone)
-                while let index = next.take() {
-                    let path = paths[index]
-                    let outcome = Result { () throws(SourceReadError) in
-                        try reader.read(path: path, sourceKey: SourceKey.of(path: path), from: 0, state: SourceState())
-                    }
-                    tally.finish(base + index, outcome)
-                }
+            let rules = CompiledInput(input, descriptor: descriptor)
+            let work = sources.map { source in
+                PlannedRead(path: source.path, key: SourceKey.of(path: source.path), checkpoint: nil, rules: rules, size: source.size)
             }
+            let first = scan.sources
+            scan.sources += work.count
+            pass.run(work, numberedFrom: first, into: &scan, progress: nil)
         }
-        group.wait()
-    }
-}
-
-/// Hands out source indexes to workers.
-final class SourceCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
-    private let count: Int
-
-    init(count: Int) { self.count = count }
-
-    func take() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard next < count else { return nil }
-        next += 1
-        return next - 1
-    }
-}
-
-/// The report being built. Results may arrive in any order; they are merged in source order, so which
-/// copy of a duplicate counts never depends on timing.
-private final class Tally: @unchecked Sendable {
-    private let lock = NSLock()
-    private var report: ReaderReport
-    private var deduplicator = Deduplicator()
-    private var waiting: [Int: Result<SourceReadResult, SourceReadError>] = [:]
-    private var nextToMerge = 0
-
-    init(id: String) { report = ReaderReport(id: id) }
-
-    /// Reserves numbers for an input's sources and returns the first.
-    func beginInput(sourceCount: Int) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        let base = report.sources
-        report.sources += sourceCount
-        return base
-    }
-
-    func note(_ reason: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        if report.problems.count < SourceReadResult.problemLimit { report.problems.append((0, 0, reason)) }
-    }
-
-    func noteUnlisted(_ reason: String) {
-        note(reason)
-        lock.lock()
-        report.unlistedDirectories += 1
-        lock.unlock()
-    }
-
-    func finish(_ index: Int, _ outcome: Result<SourceReadResult, SourceReadError>) {
-        lock.lock()
-        defer { lock.unlock() }
-        waiting[index] = outcome
-        while let ready = waiting.removeValue(forKey: nextToMerge) {
-            nextToMerge += 1
-            merge(ready, sourceNumber: nextToMerge)
-        }
-    }
-
-    func finish() -> ReaderReport {
-        lock.lock()
-        defer { lock.unlock() }
-
+        var report = ReaderReport(id: descriptor.id)
+        report.sources = scan.sources
+        report.failedSources = scan.failed
+        report.unlistedDirectories = scan.unlistedDirectories
+        report.lines = scan.lines
+        report.records = scan.records
+        report.skipped = scan.skipped
+        report.problems = scan.problems
+        (report.totals, report.latestLimits, report.limitSamples) = ledger.folded
         return report
     }
-
-    private func merge(_ outcome: Result<SourceReadResult, SourceReadError>, sourceNumber: Int) {
-        let result: SourceReadResult
-        switch outcome {
-        case .failure(let error):
-            report.failedSources += 1
-            report.skipped[SkipReason.unreadableSource, default: 0] += 1
-            if report.problems.count < SourceReadResult.problemLimit {
-                report.problems.append((sourceNumber, 0, error.description))
-            }
-            return
-        case .success(let read): result = read
-        }
-        report.lines += result.lines
-        report.records += result.records
-        for (reason, count) in result.skipped { report.skipped[reason, default: 0] += count }
-        for problem in result.problems where report.problems.count < SourceReadResult.problemLimit {
-            report.problems.append((sourceNumber, problem.line, problem.reason))
-        }
-        for event in result.events {
-            switch deduplicator.admit(event) {
-            case .counted: report.totals.add(event)
-            case .duplicate: report.skipped[SkipReason.duplicate, default: 0] += 1
-            case .replaced(let previous):
-                report.totals.remove(previous)
-                report.totals.add(event)
-                report.skipped[SkipReason.duplicate, default: 0] += 1
-            }
-        }
-        report.limitSamples += result.limits.count
-        report.latestLimits = LimitSample.latestPerWindow(report.latestLimits + result.limits)
-    }
-}
-
-/// Shares the immutable compiled rules with worker threads. Their regular expressions are immutable and
-/// documented as safe to use from several threads.
-struct UncheckedBox<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
 }
 
 /// The opaque name of a source in the store and in identities: a hash of its path, never the path.
-public enum SourceKey {
+public enum SourceKey: Sendable {
     public static func of(path: String) -> String {
         var hasher = IdentityHasher()
         hasher.combine(path)

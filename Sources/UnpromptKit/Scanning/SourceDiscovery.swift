@@ -20,7 +20,7 @@ public struct DiscoveryProblem: Error, Sendable, Equatable {
 /// matched. A file reached twice (two roots, or a link) is listed once, by device and inode. Symbolic links
 /// to files are followed; links to directories are not, so a walk cannot loop. A source with a `list`
 /// walks each directory its list file names instead of the root (`SourceListReader`).
-public struct SourceDiscovery {
+public struct SourceDiscovery: Sendable {
     public let environment: [String: String]
     public let home: String
     /// Replaces every source's root, for `--root DIR`.
@@ -65,6 +65,7 @@ extension SourceDiscovery {
     }
 }
 
+/// One source spec's walk below one root (`DirectoryWalk`), collecting the files it names.
 private struct Walker {
     let spec: SourceSpec
     let root: String
@@ -73,14 +74,7 @@ private struct Walker {
 
     init(spec: SourceSpec, root: String) {
         self.spec = spec
-        // The canonical path: a file's source key (a hash of its path) must not depend on how the root was
-        // spelled (relative, through a link, with a trailing slash), or every spelling would read it anew.
-        if let resolved = realpath(root, nil) {
-            self.root = String(cString: resolved)
-            free(resolved)
-        } else {
-            self.root = root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
-        }
+        self.root = DirectoryWalk.canonical(root)
     }
 
     mutating func walk() {
@@ -93,57 +87,22 @@ private struct Walker {
             return
         }
         guard (info.st_mode & S_IFMT) == S_IFDIR else { return }
-        visit(directory: start, relative: prefix.map { Substring($0) })
-    }
-
-    private mutating func visit(directory: String, relative: [Substring]) {
-        guard let handle = opendir(directory) else {
-            if errno != ENOENT { problems.append(DiscoveryProblem(reason: "cannot list a directory: \(String(cString: strerror(errno)))")) }
-            return
-        }
-        defer { closedir(handle) }
-        // The entry type from readdir saves a stat per entry; only links and unknown types need one.
-        var entries: [(name: String, type: UInt8)] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if name != "." && name != ".." { entries.append((name, entry.pointee.d_type)) }
-        }
-        // Sorted, so that when two paths reach one file the same path is kept every time.
-        entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-        for (name, type) in entries {
-            let path = directory + "/" + name
-            let segments = relative + [Substring(name)]
-            var isDirectory = type == UInt8(DT_DIR)
-            var isFile = type == UInt8(DT_REG)
-            if !isDirectory && !isFile {
-                // A link, or a file system that does not report types: look (links to directories are not followed).
+        let spec = spec
+        DirectoryWalk.walk(
+            start, relative: prefix.map { Substring($0) }, descend: spec.mayHold(directory:),
+            file: { path, segments in
                 var info = stat()
-                guard lstat(path, &info) == 0 else { continue }
-                if info.st_mode & S_IFMT == S_IFLNK {
-                    guard stat(path, &info) == 0 else { continue }
-                    isFile = info.st_mode & S_IFMT == S_IFREG
-                } else {
-                    isDirectory = info.st_mode & S_IFMT == S_IFDIR
-                    isFile = info.st_mode & S_IFMT == S_IFREG
-                }
-            }
-            if isDirectory {
-                if let maxDepth = spec.maxDepth, segments.count > maxDepth { continue }
-                // An excluded directory is not entered: nothing below it is a source, and a root such as `~`
-                // holds folders no one should walk (or may list).
-                if spec.exclude.contains(where: { $0.matches(segments) }) { continue }
-                if spec.glob.mayDescend(into: segments) { visit(directory: path, relative: segments) }
-            } else if isFile, spec.glob.matches(segments), !spec.exclude.contains(where: { $0.matches(segments) }) {
-                var info = stat()
-                guard stat(path, &info) == 0 else { continue }
+                guard spec.names(file: segments), stat(path, &info) == 0 else { return }
                 found.append(
                     DiscoveredSource(
                         path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
                         info: info))
-            }
-        }
+            },
+            unlisted: { error in
+                if error != ENOENT {
+                    problems.append(DiscoveryProblem(reason: "cannot list a directory: \(String(cString: strerror(error)))"))
+                }
+            })
     }
 }
 

@@ -28,14 +28,15 @@ enum SourceFingerprint {
     }
 
     /// The checkpoint recorded after reading up to `end`, with the stat taken before the read (so a file
-    /// that grew during the read is seen as changed next time).
-    static func checkpoint(fd: Int32, before: stat, end: Int64, state: SourceState) -> Checkpoint? {
+    /// that grew during the read is seen as changed next time). It fails when the bytes just read are no
+    /// longer all there, or when the reader's state cannot be saved.
+    static func checkpoint(fd: Int32, before: stat, end: Int64, state: SourceState) throws(SourceReadError) -> Checkpoint {
         let headLength = min(headLength, end)
         let tailLength = min(tailLength, end)
         guard let head = hash(fd: fd, offset: 0, length: headLength),
             let tail = hash(fd: fd, offset: end - tailLength, length: tailLength)
-        else { return nil }
-        return try? Checkpoint(
+        else { throw SourceReadError(errno: EIO, operation: "recording the checkpoint (re-reading the bytes just read)") }
+        return try Checkpoint(
             device: UInt64(before.st_dev), inode: UInt64(before.st_ino), size: Int64(before.st_size),
             modifiedNanoseconds: modified(before), offset: end, headLength: headLength, headHash: head,
             tailHash: tail, state: state)

@@ -72,3 +72,7 @@ public struct WatchLoop {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
+
+/// A loop runs on the thread that calls `run`, with a clock that need not be shared.
+@available(*, unavailable)
+extension WatchLoop: Sendable {}

@@ -19,12 +19,14 @@ public struct Checkpoint: Sendable, Equatable {
     public init(
         device: UInt64, inode: UInt64, size: Int64, modifiedNanoseconds: Int64, offset: Int64, headLength: Int64,
         headHash: String, tailHash: String, state: SourceState
-    ) throws(StoreError) {
+    ) throws(SourceReadError) {
         let data: Data
         do {
             data = try JSONEncoder().encode(state)
         } catch {
-            throw StoreError(message: "cannot encode a reader state", busy: false)
+            // A value JSON cannot hold (an infinite watermark read from a database): the read cannot be
+            // resumed from, so it is not committed, and the cause is said.
+            throw SourceReadError(operation: "saving the reader's state", detail: "\(error)")
         }
         self.init(
             device: device, inode: inode, size: size, modifiedNanoseconds: modifiedNanoseconds, offset: offset,
@@ -47,12 +49,13 @@ public struct Checkpoint: Sendable, Equatable {
     }
 
     /// The reader state to resume with. A state that does not decode is refused, never replaced by an
-    /// empty one: the caller reads the source from the start instead.
-    public func state() throws(StoreError) -> SourceState {
+    /// empty one at the checkpoint's offset: the scanner reads the source from the start instead, and
+    /// reports it (`SkipReason.damagedState`).
+    public func state() throws(SourceReadError) -> SourceState {
         do {
             return try JSONDecoder().decode(SourceState.self, from: stateData)
         } catch {
-            throw StoreError(message: "a checkpoint's saved reader state is damaged", busy: false)
+            throw SourceReadError(operation: "resuming from the saved reader state", detail: "\(error)")
         }
     }
 }

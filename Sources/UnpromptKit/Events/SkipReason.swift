@@ -1,0 +1,32 @@
+/// The reasons a reader, the deduplicator or the scanner skips a record, a line or a saved state, as counted
+/// in reports. A descriptor's own `skip` reasons may not reuse these names, so every count means one thing.
+public enum SkipReason: Sendable {
+    public static let malformedJSON = "malformed-json"
+    public static let lineTooLong = "line-too-long"
+    public static let documentTooLarge = "document-too-large"
+    public static let badTime = "bad-time"
+    public static let badValue = "bad-value"
+    public static let noUsage = "no-usage"
+    public static let zeroUsage = "zero-usage"
+    public static let unchangedTotal = "unchanged-total"
+    public static let duplicate = "duplicate"
+    public static let unreadableSource = "unreadable-source"
+    public static let badLimitTime = "bad-limit-time"
+    public static let malformedSibling = "malformed-sibling"
+    /// A value declared compressed (`decompress`) that does not decompress to text.
+    public static let badCompressedData = "bad-compressed-data"
+    /// A `decode` field of a record that holds a string which is not JSON: the record is not read.
+    public static let malformedEmbeddedJSON = "malformed-embedded-json"
+    /// A source's saved reader state that does not decode: the source is read again from the start, where
+    /// identities keep what was counted before from counting again.
+    public static let damagedState = "damaged-state"
+    /// A running total of a document or database read again after its saved state was damaged: it only sets
+    /// the running total, since the part of it counted before is not known.
+    public static let lostRunningTotal = "lost-running-total"
+
+    public static let builtIn: Set<String> = [
+        malformedJSON, lineTooLong, documentTooLarge, badTime, badValue, noUsage, zeroUsage, unchangedTotal, duplicate,
+        unreadableSource, badLimitTime, malformedSibling, badCompressedData, malformedEmbeddedJSON, damagedState,
+        lostRunningTotal,
+    ]
+}

@@ -1,0 +1,105 @@
+/// The store's tables, and how each older schema is brought up to this one. Migrations are additive: history
+/// is never dropped, and each says why it changes what it changes (see docs/STORE.md).
+enum StoreSchema {
+    /// Brings a store at schema `version` (0: new) to `UsageStore.schemaVersion`, in one transaction.
+    static func migrate(_ database: Database, from version: Int64) throws(StoreError) {
+        try database.transaction { () throws(StoreError) in
+            // Read again under the write lock: another process may have created the store meanwhile.
+            let version = try database.prepare("PRAGMA user_version").rows().first?.int(0) ?? 0
+            if version < 1 {
+                try database.execute(
+                    """
+                    CREATE TABLE checkpoints (
+                        source_key TEXT PRIMARY KEY, device INTEGER NOT NULL, inode INTEGER NOT NULL,
+                        size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, offset INTEGER NOT NULL,
+                        head_length INTEGER NOT NULL, head_hash TEXT NOT NULL, tail_hash TEXT NOT NULL,
+                        state BLOB NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE TABLE identities (
+                        high INTEGER NOT NULL, low INTEGER NOT NULL, keep INTEGER NOT NULL,
+                        quarter INTEGER, tool TEXT, model TEXT,
+                        input INTEGER, cache_read INTEGER, cache_write_5m INTEGER, cache_write_1h INTEGER,
+                        output INTEGER, reasoning INTEGER,
+                        PRIMARY KEY (high, low)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE buckets (
+                        quarter INTEGER NOT NULL, tool TEXT NOT NULL, model TEXT NOT NULL,
+                        input INTEGER NOT NULL, cache_read INTEGER NOT NULL, cache_write_5m INTEGER NOT NULL,
+                        cache_write_1h INTEGER NOT NULL, output INTEGER NOT NULL, reasoning INTEGER NOT NULL,
+                        events INTEGER NOT NULL,
+                        PRIMARY KEY (quarter, tool, model)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE limit_samples (
+                        tool TEXT NOT NULL, window TEXT NOT NULL, time INTEGER NOT NULL,
+                        used_percent REAL, window_minutes INTEGER, resets_at INTEGER,
+                        PRIMARY KEY (tool, window, time)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+                    """)
+            }
+            if version < 2 {
+                // Second names of records (`IdentityAlias`), with the identity that registered each.
+                try database.execute(
+                    """
+                    CREATE TABLE aliases (
+                        high INTEGER NOT NULL, low INTEGER NOT NULL, owner_high INTEGER, owner_low INTEGER,
+                        PRIMARY KEY (high, low)
+                    ) WITHOUT ROWID;
+                    """)
+            }
+            if version < 3 {
+                // Buckets are also keyed by the prompt's context band and by whether the tool logged a cost,
+                // and keep logged costs and estimated records (`BucketKey`); identities that can be replaced
+                // keep the same, so a replacement leaves exactly the band it was counted in. Schema 2 kept
+                // neither fact: its rows move to `ContextBand.unknown` with no logged cost (priced at base
+                // rates and shown as approximate where the model has long-context rates). See docs/STORE.md.
+                try database.execute(
+                    """
+                    CREATE TABLE buckets_v3 (
+                        quarter INTEGER NOT NULL, tool TEXT NOT NULL, model TEXT NOT NULL,
+                        context_above INTEGER NOT NULL, cost_logged INTEGER NOT NULL,
+                        input INTEGER NOT NULL, cache_read INTEGER NOT NULL, cache_write_5m INTEGER NOT NULL,
+                        cache_write_1h INTEGER NOT NULL, output INTEGER NOT NULL, reasoning INTEGER NOT NULL,
+                        events INTEGER NOT NULL, logged_cost_nanos INTEGER NOT NULL, estimated_events INTEGER NOT NULL,
+                        PRIMARY KEY (quarter, tool, model, context_above, cost_logged)
+                    ) WITHOUT ROWID;
+                    INSERT INTO buckets_v3 SELECT quarter, tool, model, -1, 0, input, cache_read, cache_write_5m,
+                        cache_write_1h, output, reasoning, events, 0, 0 FROM buckets;
+                    DROP TABLE buckets;
+                    ALTER TABLE buckets_v3 RENAME TO buckets;
+                    ALTER TABLE identities ADD COLUMN context_above INTEGER;
+                    ALTER TABLE identities ADD COLUMN cost_logged INTEGER;
+                    ALTER TABLE identities ADD COLUMN logged_cost_nanos INTEGER;
+                    ALTER TABLE identities ADD COLUMN estimated INTEGER;
+                    UPDATE identities SET context_above = -1, cost_logged = 0, logged_cost_nanos = 0, estimated = 0
+                        WHERE keep = 1;
+                    """)
+            }
+            if version < 4 {
+                // The first and last usage record of every active quarter-hour: what episodes are made of.
+                // `exact` is 0 for a quarter-hour known only from an older store's buckets (below).
+                try database.execute(
+                    """
+                    CREATE TABLE activity (
+                        quarter INTEGER PRIMARY KEY, first INTEGER NOT NULL, last INTEGER NOT NULL,
+                        exact INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+                    """)
+                if version >= 1 {
+                    // A store from before episodes holds no record times. Every quarter-hour with usage is
+                    // seeded with its bounds, and every checkpoint is forgotten: the next scan reads each log
+                    // still on disk again, its records all duplicates by identity (no token counts twice), and
+                    // their times replace the seeded bounds. Only quarter-hours whose logs are gone keep them.
+                    try database.execute(
+                        """
+                        INSERT INTO activity SELECT DISTINCT quarter, quarter * \(Bucket.quarterMilliseconds),
+                            quarter * \(Bucket.quarterMilliseconds) + \(Bucket.quarterMilliseconds - 1), 0
+                        FROM buckets;
+                        DELETE FROM checkpoints;
+                        """)
+                }
+            }
+            try database.execute("PRAGMA user_version = \(UsageStore.schemaVersion)")
+        }
+    }
+}

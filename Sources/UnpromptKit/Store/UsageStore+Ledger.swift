@@ -1,0 +1,177 @@
+import Foundation
+
+/// The store as the scanner's ledger: checkpoints, and reads committed with their identities.
+extension UsageStore: ScanLedger {
+    public typealias Failure = StoreError
+
+    public var keepsCheckpoints: Bool { true }
+    /// A crash loses at most one group, which the next scan reads again.
+    public var readsPerCommit: Int { 64 }
+
+    /// The store's lock: one scan at a time per store, across processes (`StoreLock`).
+    public func lockForScan() throws(StoreError) -> ScanLease {
+        let lock = try StoreLock(storePath: path)
+        return ScanLease { lock.release() }
+    }
+
+    public func checkpoint(for sourceKey: String) throws(StoreError) -> Checkpoint? {
+        try locked { database throws(StoreError) in try Self.checkpoint(for: sourceKey, in: database) }
+    }
+
+    /// Every checkpoint, by source key: one query for a whole rescan.
+    public func allCheckpoints() throws(StoreError) -> [String: Checkpoint] {
+        try locked { database throws(StoreError) in
+            let rows = try database.prepare(
+                "SELECT device, inode, size, mtime_ns, offset, head_length, head_hash, tail_hash, state, source_key FROM checkpoints"
+            ).rows()
+            var result: [String: Checkpoint] = [:]
+            for row in rows { result[row.text(9) ?? ""] = Self.checkpoint(row) }
+            return result
+        }
+    }
+
+    /// Stores one source's read in one transaction (see `commit(_:)`).
+    public func commit(
+        sourceKey: String, expected: Checkpoint?, events: [TokenEvent], limits: [LimitSample], checkpoint: Checkpoint
+    ) throws(StoreError) -> CommitOutcome {
+        try commit([
+            SourceCommit(sourceKey: sourceKey, expected: expected, events: events, limits: limits, checkpoint: checkpoint)
+        ])[0]
+    }
+
+    /// Stores sources' reads in one transaction, each whole: its events (each identity counted once across
+    /// every source ever read), the activity of all of them (duplicates included: see `Episodes`), its limit
+    /// samples and its new checkpoint. A read whose `expected` checkpoint is not the one stored (another scan
+    /// moved it) writes nothing (`applied` is false). A group costs one write of the journal instead of one per
+    /// source; a crash loses the whole group, whose sources are then read again.
+    public func commit(_ reads: [SourceCommit]) throws(StoreError) -> [CommitOutcome] {
+        try locked { database throws(StoreError) in
+            try database.transaction { () throws(StoreError) -> [CommitOutcome] in
+                var outcomes: [CommitOutcome] = []
+                for read in reads { outcomes.append(try Self.apply(read, to: database)) }
+                return outcomes
+            }
+        }
+    }
+
+    private static func apply(_ read: SourceCommit, to database: Database) throws(StoreError) -> CommitOutcome {
+        guard try checkpoint(for: read.sourceKey, in: database)?.offsetAndIdentity == read.expected?.offsetAndIdentity else {
+            return CommitOutcome(counted: 0, duplicates: 0, applied: false)
+        }
+        var outcome = CommitOutcome()
+        var deltas: [BucketKey: BucketDelta] = [:]
+        // Copies within this read are settled in memory first (the same rules), so only one event per
+        // identity asks the store.
+        var local = Deduplicator(MemoryIdentityLedger())
+        var survivors: [Identity: Int] = [:]
+        var candidates: [TokenEvent] = []
+        for event in read.events {
+            switch local.admit(event) {
+            case .counted:
+                if let identity = event.identity { survivors[identity] = candidates.count }
+                candidates.append(event)
+            case .duplicate:
+                outcome.duplicates += 1
+            case .replaced:
+                outcome.duplicates += 1
+                if let identity = event.identity, let index = survivors[identity] { candidates[index] = event }
+            }
+        }
+        var stored = Deduplicator(SQLiteIdentityLedger(database: database))
+        for event in candidates {
+            switch try stored.admit(event) {
+            case .counted:
+                outcome.counted += 1
+                deltas[BucketKey(event), default: BucketDelta()] += BucketDelta(event)
+            case .duplicate:
+                outcome.duplicates += 1
+            case .replaced(let previous):
+                outcome.duplicates += 1
+                deltas[previous.key, default: BucketDelta()] -= previous.delta
+                deltas[BucketKey(event), default: BucketDelta()] += BucketDelta(event)
+            }
+        }
+        try add(deltas, to: database)
+        // Every record read is activity, counted or not: folding a time in twice changes nothing, and
+        // which copy of a record counts cannot change which moments were active.
+        let active = try database.prepare(
+            """
+            INSERT INTO activity VALUES (?1, ?2, ?3, 1)
+            ON CONFLICT (quarter) DO UPDATE SET
+                first = CASE exact WHEN 1 THEN min(first, excluded.first) ELSE excluded.first END,
+                last = CASE exact WHEN 1 THEN max(last, excluded.last) ELSE excluded.last END,
+                exact = 1
+            """)
+        for quarter in Episodes.activity(of: read.events.lazy.map(\.time)) {
+            try active.run([.integer(quarter.quarter), .integer(quarter.first), .integer(quarter.last)])
+        }
+        let sample = try database.prepare("INSERT OR IGNORE INTO limit_samples VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+        // Of one read, only the latest reading of each window is kept.
+        for limit in LimitSample.latestPerWindow(read.limits) {
+            try sample.run([
+                .text(limit.tool), .text(limit.window), .integer(limit.time), SQLValue(limit.usedPercent),
+                SQLValue(limit.windowMinutes), SQLValue(limit.resetsAt),
+            ])
+        }
+        guard let checkpoint = read.checkpoint else { preconditionFailure("the store keeps checkpoints: every read has one") }
+        try save(checkpoint, for: read.sourceKey, to: database)
+        return outcome
+    }
+
+    /// Adds each bucket's delta to its row; a replaced record can leave its old bucket empty: no row then, as if
+    /// never counted.
+    private static func add(_ deltas: [BucketKey: BucketDelta], to database: Database) throws(StoreError) {
+        let upsert = try database.prepare(
+            """
+            INSERT INTO buckets VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+            ON CONFLICT (quarter, tool, model, context_above, cost_logged) DO UPDATE SET
+                input = input + excluded.input, cache_read = cache_read + excluded.cache_read,
+                cache_write_5m = cache_write_5m + excluded.cache_write_5m,
+                cache_write_1h = cache_write_1h + excluded.cache_write_1h,
+                output = output + excluded.output, reasoning = reasoning + excluded.reasoning,
+                events = events + excluded.events, logged_cost_nanos = logged_cost_nanos + excluded.logged_cost_nanos,
+                estimated_events = estimated_events + excluded.estimated_events
+            """)
+        let emptied = try database.prepare(
+            """
+            DELETE FROM buckets WHERE quarter = ?1 AND tool = ?2 AND model = ?3 AND context_above = ?4
+            AND cost_logged = ?5 AND events = 0 AND input = 0 AND cache_read = 0 AND cache_write_5m = 0
+            AND cache_write_1h = 0 AND output = 0 AND reasoning = 0 AND logged_cost_nanos = 0 AND estimated_events = 0
+            """)
+        for (key, delta) in deltas where !delta.isZero {
+            let c = delta.counts
+            let keyValues: [SQLValue] = [
+                .integer(key.quarter), .text(key.tool), .text(key.model), .integer(key.contextAbove),
+                .integer(key.costLogged ? 1 : 0),
+            ]
+            try upsert.run(keyValues + [
+                .integer(c.input), .integer(c.cacheRead), .integer(c.cacheWrite5m), .integer(c.cacheWrite1h),
+                .integer(c.output), .integer(c.reasoning), .integer(delta.events), .integer(delta.loggedCostNanos),
+                .integer(delta.estimatedEvents),
+            ])
+            if delta.events < 0 { try emptied.run(keyValues) }
+        }
+    }
+
+    private static func checkpoint(for sourceKey: String, in database: Database) throws(StoreError) -> Checkpoint? {
+        try database.prepare(
+            "SELECT device, inode, size, mtime_ns, offset, head_length, head_hash, tail_hash, state FROM checkpoints WHERE source_key = ?1"
+        ).rows([.text(sourceKey)]).first.map(Self.checkpoint)
+    }
+
+    private static func checkpoint(_ row: Statement.Row) -> Checkpoint {
+        Checkpoint(
+            device: UInt64(bitPattern: row.int(0) ?? 0), inode: UInt64(bitPattern: row.int(1) ?? 0),
+            size: row.int(2) ?? 0, modifiedNanoseconds: row.int(3) ?? 0, offset: row.int(4) ?? 0,
+            headLength: row.int(5) ?? 0, headHash: row.text(6) ?? "", tailHash: row.text(7) ?? "",
+            stateData: row.blob(8) ?? Data())
+    }
+
+    private static func save(_ checkpoint: Checkpoint, for sourceKey: String, to database: Database) throws(StoreError) {
+        try database.prepare("INSERT OR REPLACE INTO checkpoints VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)").run([
+            .text(sourceKey), .integer(Int64(bitPattern: checkpoint.device)), .integer(Int64(bitPattern: checkpoint.inode)),
+            .integer(checkpoint.size), .integer(checkpoint.modifiedNanoseconds), .integer(checkpoint.offset),
+            .integer(checkpoint.headLength), .text(checkpoint.headHash), .text(checkpoint.tailHash), .blob(checkpoint.stateData),
+        ])
+    }
+}

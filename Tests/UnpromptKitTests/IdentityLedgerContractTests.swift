@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+@testable import UnpromptKit
+
+/// The keep rules' contract, run against every `IdentityLedger` (swift-log's "a test every implementation
+/// runs"): the rules are `Deduplicator`'s, the ledger only keeps what they decided, so each ledger must give
+/// the same admissions for the same records.
+enum LedgerKind: String, CaseIterable, CustomTestStringConvertible {
+    case memory
+    case sqlite
+
+    var testDescription: String { rawValue }
+
+    /// A deduplicator over a fresh, empty ledger of this kind.
+    func fresh() throws -> Admitter {
+        switch self {
+        case .memory:
+            var deduplicator = Deduplicator(MemoryIdentityLedger())
+            return Admitter { deduplicator.admit($0) }
+        case .sqlite:
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString)").path
+            let path = directory + "/u.sqlite"
+            _ = try UsageStore(path: path)
+            var deduplicator = Deduplicator(SQLiteIdentityLedger(database: try Database(path: path, options: [.readWrite])))
+            return Admitter { try deduplicator.admit($0) }
+        }
+    }
+}
+
+/// One deduplicator, whatever its ledger.
+struct Admitter {
+    let admit: (TokenEvent) throws -> Admission
+}
+
+let idA = Identity(high: 1, low: 2)
+let idB = Identity(high: 3, low: 4)
+
+func event(
+    _ input: Int64, identity: Identity?, keep: KeepRule, model: String = "m", time: Int64 = 0, output: Int64 = 0
+) -> TokenEvent {
+    TokenEvent(
+        tool: "t", time: time, model: model, counts: TokenCounts(input: input, output: output), identity: identity,
+        keep: keep)
+}
+
+func replaced(_ event: TokenEvent) -> Admission { .replaced(Contribution(event)) }
+
+@Test(arguments: LedgerKind.allCases)
+func firstKeepsTheFirstCopy(_ kind: LedgerKind) throws {
+    let d = try kind.fresh()
+    #expect(try d.admit(event(5, identity: idA, keep: .first)) == .counted)
+    #expect(try d.admit(event(9, identity: idA, keep: .first)) == .duplicate)
+    #expect(try d.admit(event(1, identity: idA, keep: .first)) == .duplicate)
+    #expect(try d.admit(event(9, identity: idB, keep: .first)) == .counted, "another identity is independent")
+}
+
+@Test(arguments: LedgerKind.allCases)
+func lastReplacesWithEveryLaterCopy(_ kind: LedgerKind) throws {
+    let d = try kind.fresh()
+    let first = event(5, identity: idA, keep: .last)
+    let second = event(9, identity: idA, keep: .last, time: Bucket.quarterMilliseconds * 3)
+    let third = event(3, identity: idA, keep: .last, model: "n")
+    #expect(try d.admit(first) == .counted)
+    #expect(try d.admit(second) == replaced(first))
+    #expect(try d.admit(third) == replaced(second), "a smaller later copy still replaces")
+    #expect(try d.admit(third) == replaced(third), "an identical copy replaces itself")
+}
+
+@Test(arguments: LedgerKind.allCases)
+func largestReplacesOnlyWhenStrictlyLarger(_ kind: LedgerKind) throws {
+    let d = try kind.fresh()
+    let small = event(5, identity: idA, keep: .largest)
+    let equal = event(2, identity: idA, keep: .largest, output: 3)
+    let big = event(9, identity: idA, keep: .largest)
+    let smaller = event(7, identity: idA, keep: .largest)
+    #expect(try d.admit(small) == .counted)
+    #expect(try d.admit(equal) == .duplicate, "an equal total is a resumed copy, not a bigger snapshot")
+    #expect(try d.admit(big) == replaced(small))
+    #expect(try d.admit(smaller) == .duplicate)
+    #expect(try d.admit(event(10, identity: idA, keep: .largest)) == replaced(big))
+}
+
+/// `largest` compares totals: input, cache and output, with reasoning inside output (so not added again).
+@Test(arguments: LedgerKind.allCases)
+func largestComparesTotals(_ kind: LedgerKind) throws {
+    let d = try kind.fresh()
+    let a = event(10, identity: idA, keep: .largest)
+    #expect(try d.admit(a) == .counted)
+    let moreCache = TokenEvent(
+        tool: "t", time: 0, model: "m", counts: TokenCounts(input: 1, cacheRead: 20), identity: idA, keep: .largest)
+    #expect(try d.admit(moreCache) == replaced(a), "a smaller input with more cache is larger")
+    let moreReasoning = TokenEvent(
+        tool: "t", time: 0, model: "m", counts: TokenCounts(input: 21, reasoning: 50), identity: idA, keep: .largest)
+    #expect(try d.admit(moreReasoning) == .duplicate, "reasoning is inside output: 21 is not larger than 21")
+}
+
+/// What a replaced record gives back is exactly what it added: its bucket (quarter, model, context band,
+/// whether a cost was logged) and every sum in it.
+@Test(arguments: LedgerKind.allCases)
+func aReplacementGivesBackTheWholeContribution(_ kind: LedgerKind) throws {
+    let d = try kind.fresh()
+    let kept = TokenEvent(
+        tool: "t", time: 7 * Bucket.quarterMilliseconds + 5, model: "m-1",
+        counts: TokenCounts(input: 150_000, cacheRead: 2, cacheWrite5m: 3, cacheWrite1h: 4, output: 5, reasoning: 1),
+        loggedCost: 0.25, identity: idA, keep: .largest, estimated: true)
+    #expect(try d.admit(kept) == .counted)
+    let admission = try d.admit(event(300_000, identity: idA, keep: .largest))
+    #expect(admission == replaced(kept))
+    guard case .replaced(let previous) = admission else { return }
+    #expect(previous.key == BucketKey(quarter: 7, tool: "t", model: "m-1", contextAbove: 128_000, costLogged: true))
+    #expect(previous.delta.loggedCostNanos == 250_000_000)
+    #expect(previous.delta.estimatedEvents == 1)
+}
+
+@Test(arguments: LedgerKind.allCases)
+func rulesWithDifferentKeepRulesInOneSpaceCountOnce(_ kind: LedgerKind) throws {
+    let d = try kind.fresh()
+    #expect(try d.admit(event(5, identity: idA, keep: .first)) == .counted)
+    #expect(try d.admit(event(9, identity: idA, keep: .largest)) == .duplicate)
+    #expect(try d.admit(event(4, identity: idB, keep: .last)) == .counted)
+    #expect(try d.admit(event(7, identity: idB, keep: .first)) == .duplicate)
+}
+
+/// A record checked by its alias is a duplicate when another identity registered that alias, but copies
+/// of its own identity still go through `keep`.
+@Test(arguments: LedgerKind.allCases)
+func aliasCatchesCopiesUnderANewKeyButNotGrowingSnapshots(_ kind: LedgerKind) throws {
+    let alias = Identity(high: 9, low: 9)
+    func aliased(_ input: Int64, _ identity: Identity?, check: Bool, keep: KeepRule = .largest) -> TokenEvent {
+        TokenEvent(
+            tool: "t", time: 0, model: "m", counts: TokenCounts(input: input), identity: identity, keep: keep,
+            alias: alias, checkAlias: check)
+    }
+    let d = try kind.fresh()
+    #expect(try d.admit(aliased(5, idA, check: false)) == .counted, "the parent registers the alias")
+    #expect(try d.admit(aliased(5, idB, check: true)) == .duplicate, "a sidechain replay under a new key")
+    #expect(try d.admit(aliased(5, idB, check: false)) == .counted, "not checked: its own identity decides")
+    let e = try kind.fresh()
+    let first = aliased(3, idB, check: true)
+    #expect(try e.admit(first) == .counted)
+    #expect(try e.admit(aliased(8, idB, check: true)) == replaced(first), "its own larger snapshot replaces")
+    let f = try kind.fresh()
+    #expect(try f.admit(aliased(5, idA, check: true, keep: .first)) == .counted)
+    #expect(try f.admit(aliased(6, idA, check: true, keep: .first)) == .duplicate, "its own identity, kept first")
+    #expect(try f.admit(aliased(6, nil, check: true)) == .duplicate, "a record with no identity is another record")
+}
+
+/// The first record to register an alias owns it: a later one does not take it over.
+@Test(arguments: LedgerKind.allCases)
+func theFirstRegistrationOfAnAliasStays(_ kind: LedgerKind) throws {
+    let alias = Identity(high: 9, low: 9)
+    func aliased(_ identity: Identity, check: Bool) -> TokenEvent {
+        TokenEvent(
+            tool: "t", time: 0, model: "m", counts: TokenCounts(input: 1), identity: identity, keep: .first, alias: alias,
+            checkAlias: check)
+    }
+    let d = try kind.fresh()
+    #expect(try d.admit(aliased(idA, check: false)) == .counted)
+    #expect(try d.admit(aliased(idB, check: false)) == .counted, "unchecked: registers nothing new")
+    #expect(try d.admit(aliased(Identity(high: 5, low: 5), check: true)) == .duplicate)
+    #expect(try d.admit(aliased(idA, check: true)) == .duplicate, "idA's own copy: a duplicate by its identity")
+}
+
+@Test(arguments: LedgerKind.allCases)
+func aNilIdentityIsAlwaysCounted(_ kind: LedgerKind) throws {
+    let d = try kind.fresh()
+    for keep in KeepRule.allCases {
+        for _ in 0..<3 { #expect(try d.admit(event(5, identity: nil, keep: keep)) == .counted) }
+    }
+}
+
+/// Totals through the deduplicator hold one copy per identity.
+@Test(arguments: LedgerKind.allCases)
+func totalsHoldOneCopyPerIdentity(_ kind: LedgerKind) throws {
+    let d = try kind.fresh()
+    var totals = UsageTotals()
+    let events = [
+        event(5, identity: idA, keep: .largest, model: "a", time: 0),
+        event(8, identity: idA, keep: .largest, model: "a", time: 0),
+        event(1, identity: nil, keep: .largest, model: "b", time: 86_400_000),
+        event(6, identity: idA, keep: .largest, model: "a", time: 0),
+    ]
+    for e in events {
+        switch try d.admit(e) {
+        case .counted: totals.add(e)
+        case .duplicate: break
+        case .replaced(let previous):
+            totals.remove(previous)
+            totals.add(e)
+        }
+    }
+    #expect(totals.total == TokenCounts(input: 9))
+    #expect(totals.events == 2)
+    #expect(totals.byModel == ["a": TokenCounts(input: 8), "b": TokenCounts(input: 1)])
+    #expect(totals.byDay == [0: TokenCounts(input: 8), 1: TokenCounts(input: 1)])
+}

@@ -1,3 +1,4 @@
+import Foundation
 import UnpromptKit
 
 /// The tables of `limits` and of the limits in `today` (`LimitsReport`, `LimitCountdown`): one line per

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UnpromptKit
 import UnpromptTestSupport
 
 @testable import unprompt_scan

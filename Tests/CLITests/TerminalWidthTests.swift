@@ -52,9 +52,10 @@ struct TerminalWidthTests {
         let home = try home()
         let plain = ["NO_COLOR": "1"]
         for width in [80, 100, 120] {
-            for view in [["daily"], ["weekly"], ["today"], ["limits"]] {
-                let onTerminal = try home.onATerminal(view + ["--no-scan"], environment: Self.now.merging(plain) { $1 }, columns: width)
-                let piped = try home.run(view + ["--no-scan"], environment: Self.now.merging(plain.merging(["COLUMNS": String(width)]) { $1 }) { $1 })
+            for view in [["daily"], ["weekly"], ["monthly"], ["today"], ["limits"], ["prices"]] {
+                let arguments = view + (view == ["prices"] ? [] : ["--no-scan"])
+                let onTerminal = try home.onATerminal(arguments, environment: Self.now.merging(plain) { $1 }, columns: width)
+                let piped = try home.run(arguments, environment: Self.now.merging(plain.merging(["COLUMNS": String(width)]) { $1 }) { $1 })
                 #expect(onTerminal == piped.stdout, "\(view) on a terminal \(width) columns wide")
             }
         }

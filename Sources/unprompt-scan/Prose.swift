@@ -13,11 +13,12 @@ enum Prose {
 
     static func wrap(_ lines: [String], width: Int?) -> [String] { lines.flatMap { wrap($0, width: width) } }
 
-    /// `parts` joined by ` · `, broken between parts to fit `width`; a part wider than that is broken at spaces.
-    static func parts(_ parts: [String], indent: String = "", width: Int?) -> [String] {
-        let line = indent + parts.joined(separator: separator)
+    /// `parts` joined by `joiner` (` · `), broken between parts to fit `width`; a part wider than that is broken
+    /// at spaces.
+    static func parts(_ parts: [String], joiner: String = separator, indent: String = "", width: Int?) -> [String] {
+        let line = indent + parts.joined(separator: joiner)
         guard let width, line.visibleWidth > width else { return [line] }
-        return pieces(parts, joiner: separator, indent: indent, width: width).flatMap { wrap($0, width: width) }
+        return pieces(parts, joiner: joiner, indent: indent, width: width).flatMap { wrap($0, width: width) }
     }
 
     private static func pieces(_ words: [String], joiner: String, indent: String, width: Int) -> [String] {

@@ -86,7 +86,7 @@ struct GoldenTests {
         Case(name: "config-get.json", arguments: ["config", "get", "work-hours", "--json"] + settings),
     ] + widths
 
-    /// Every table view laid out for terminals 80, 100, 120 and 200 columns wide (`widths/VIEW-WIDTH.txt`).
+    /// Every table view, and the calendar, laid out for terminals 80, 100, 120 and 200 columns wide (`widths/VIEW-WIDTH.txt`).
     static let widths: [Case] = [
         ("daily", ["daily"] + settings), ("weekly", ["weekly"] + settings), ("monthly", ["monthly"] + settings),
         ("today", ["today", "--no-scan"] + settings), ("limits", ["limits", "--no-scan"] + settings),
@@ -94,7 +94,7 @@ struct GoldenTests {
         ("dry-run-path", [
             "--dry-run", "--reader", "codex", corpus + "/codex/sessions/2026/02/20/rollout-2026-02-20T14-00-00-0001.jsonl",
         ]),
-        ("readers-list", ["readers", "list"]),
+        ("readers-list", ["readers", "list"]), ("calendar", ["calendar", "--no-scan"] + settings),
     ].flatMap { view, arguments in
         [80, 100, 120, 200].map { (width: Int) in
             Case(

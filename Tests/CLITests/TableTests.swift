@@ -62,6 +62,8 @@ struct TableTests {
         #expect(Prose.wrap("  one two three four", width: 12) == ["  one two", "    three", "    four"])
         #expect(Prose.wrap("  one two three four", width: nil) == ["  one two three four"])
         #expect(Prose.parts(["1 use today", "245 tokens", "$0.0011"], width: 30) == ["1 use today · 245 tokens", "  $0.0011"])
+        #expect(Prose.parts(["total: 9 tokens", "work: 4 tokens"], joiner: "; ", width: 20) == ["total: 9 tokens", "  work: 4 tokens"])
+        #expect(Prose.parts(["total: 9 tokens", "work: 4 tokens"], joiner: "; ", width: nil) == ["total: 9 tokens; work: 4 tokens"])
         #expect(Prose.wrap("x averyveryverylongmodelid y", width: 12) == ["x", "  avery…elid", "  y"])
         #expect("\u{1B}[1mab\u{1B}[0mc".visibleWidth == 3)
     }

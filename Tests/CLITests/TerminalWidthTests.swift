@@ -41,6 +41,12 @@ struct TerminalWidthTests {
                 #expect(wide.isEmpty, "\(view) at \(width) columns: \(wide)")
             }
         }
+        // The calendar's grid takes 62 columns; its title, legend and totals are broken to fit.
+        for width in [63, 80, 100, 120] {
+            let output = try home.run(["calendar", "--no-scan"], environment: Self.now.merging(["COLUMNS": String(width)]) { $1 })
+            let wide = output.stdout.split(separator: "\n").filter { $0.count > width }
+            #expect(output.status == 0 && wide.isEmpty, "calendar at \(width) columns: \(wide)")
+        }
         // The long id is shortened in the middle where it does not fit, and whole where it does.
         let narrow = try home.run(["daily", "--no-scan"], environment: Self.now.merging(["COLUMNS": "63"]) { $1 })
         #expect(narrow.stdout.contains("    vendor-exper…026-preview     15 "), "\(narrow.stdout)")
@@ -52,7 +58,7 @@ struct TerminalWidthTests {
         let home = try home()
         let plain = ["NO_COLOR": "1"]
         for width in [80, 100, 120] {
-            for view in [["daily"], ["weekly"], ["monthly"], ["today"], ["limits"], ["prices"]] {
+            for view in [["daily"], ["weekly"], ["monthly"], ["today"], ["limits"], ["prices"], ["calendar"]] {
                 let arguments = view + (view == ["prices"] ? [] : ["--no-scan"])
                 let onTerminal = try home.onATerminal(arguments, environment: Self.now.merging(plain) { $1 }, columns: width)
                 let piped = try home.run(arguments, environment: Self.now.merging(plain.merging(["COLUMNS": String(width)]) { $1 }) { $1 })

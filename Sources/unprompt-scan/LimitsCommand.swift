@@ -13,8 +13,9 @@ enum LimitsCommand {
     }
 
     /// `{"now", "timeZone", "limits": [{"tool", "window", "usedPercent", "windowMinutes", "resetsAt", "time",
-    /// "ageSeconds", "stale", "resetPassed", "resetsInSeconds"}], "fiveHourWindows": [{"tool", "start", "end",
-    /// "tokens", "cost", "endFromLimit"}], "readings"}`: instants as ISO-8601 UTC; `cost` as in `daily`.
+    /// "ageSeconds", "stale", "resetPassed", "resetsInSeconds", "pace"}], "fiveHourWindows": [{"tool", "start",
+    /// "end", "tokens", "cost", "endFromLimit", "tokensPerHour"}], "readings"}`: instants as ISO-8601 UTC; `cost`
+    /// as in `daily`; `pace` as `PaceFormat.json` writes it.
     static func json(_ report: LimitsReport, _ queries: UsageQueries) -> JSON {
         .object([
             ("now", .string(CountsFormat.instant(report.now))),
@@ -32,6 +33,7 @@ enum LimitsCommand {
                     ("stale", .bool(status.stale)),
                     ("resetPassed", .bool(status.resetPassed)),
                     ("resetsInSeconds", status.resetsIn.map { .integer($0 / 1000) } ?? .null),
+                    ("pace", PaceFormat.json(reading.pace, instant: { .string(CountsFormat.instant($0)) })),
                 ])
             })),
             ("fiveHourWindows", .array(report.windows.map { entry in
@@ -39,6 +41,7 @@ enum LimitsCommand {
                     ("tool", .string(entry.tool)), ("start", .string(CountsFormat.instant(entry.window.start))),
                     ("end", .string(CountsFormat.instant(entry.window.end))), ("tokens", .integer(entry.window.tokens)),
                     ("cost", ReadingsFormat.json(entry.cost)), ("endFromLimit", .bool(entry.window.endFromLimit)),
+                    ("tokensPerHour", PaceFormat.json(entry.tokensPerHour)),
                 ])
             })),
             ("readings", queries.readings.json),

@@ -3,8 +3,10 @@ import UnpromptKit
 
 /// The tables of `limits` and of the limits in `today` (`LimitsReport`, `LimitCountdown`): one line per
 /// window, with its used share, its reset and the time left; in `limits`, under each tool, with a derived
-/// window's tokens, cost and start, and each reading's age. What a line cannot say in a cell (a stale
-/// reading, a passed reset, where a derived window's end comes from) is said in a note under the table.
+/// window's tokens, cost and start, each window's pace since it started (`LimitPace`: percentage points or
+/// tokens an hour, and when it would be used up at that pace) and each reading's age. What a line cannot say
+/// in a cell (a stale reading, a passed reset, where a derived window's end comes from) is said in a note
+/// under the table.
 enum LimitsTable {
     static let used = Table.Column("used", "used", .essential(3))
     static let tokens = Table.Column("tokens", "so far", .optional(5))
@@ -13,8 +15,10 @@ enum LimitsTable {
     static let resets = Table.Column("resets", "resets", .essential(1))
     static let left = Table.Column("in", "in", .essential(2))
     static let logged = Table.Column("logged", "logged", .optional(4))
+    static let pace = Table.Column("pace", "pace", .optional(3))
+    static let usedUp = Table.Column("used-up", "used up at this pace", .optional(4))
 
-    static let columns: [Table.Column] = [.label("tool / window"), used, tokens, cost, from, resets, left, logged]
+    static let columns: [Table.Column] = [.label("tool / window"), used, tokens, cost, from, resets, left, pace, usedUp, logged]
     static var ids: [String] { UsageTable.ids(columns) }
 
     /// `5-hour window` for a derived window; `primary, 5-hour`, or `limit reached`, for a reading.
@@ -71,6 +75,7 @@ enum LimitsTable {
                     Table.Cell(CountsFormat.grouped(Int(window.tokens)), compact: LocalFormat.compact(window.tokens)),
                     Table.Cell(ReadingsFormat.text(entry.cost)), Table.Cell(LocalFormat.moment(window.start, queries.calendar, today: queries.currentDay)),
                     moment(window.end, queries), Table.Cell(LocalFormat.duration(entry.endsIn)),
+                    Table.Cell(entry.tokensPerHour.map { CountsFormat.grouped(Int($0.rounded(.down))) + "/h" } ?? ""),
                 ])
                 notes.append(
                     "\(tool) \(derivedName(entry.minutes)): derived from use"
@@ -98,10 +103,23 @@ enum LimitsTable {
                 }
                 table.add([
                     Table.Cell("  " + readingName(reading)), Table.Cell(percent(reading)), "", "", "", reset, Table.Cell(left),
+                    Table.Cell(reading.pace.map { PaceFormat.percent($0.percentPerHour) + "/h" } ?? ""), usedUpCell(reading.pace, queries),
                     Table.Cell(LocalFormat.duration(status.age) + " ago"),
                 ])
             }
         }
+        if report.windows.contains(where: { $0.tokensPerHour != nil }) || report.readings.contains(where: { $0.pace != nil }) {
+            notes.append("pace: since the window started, an hour; used up: when that pace would use the window up, before or after its reset")
+        }
         return (table, notes)
+    }
+
+    /// When a window would be used up at its pace: `04:20, after the reset` (compact: `04:20 after`), or `never`.
+    static func usedUpCell(_ pace: LimitPace?, _ queries: UsageQueries) -> Table.Cell {
+        guard let pace else { return "" }
+        guard let usedUp = pace.usedUpAt else { return "never" }
+        let at = LocalFormat.moment(usedUp, queries.calendar, today: queries.currentDay)
+        let side = pace.usedUpBeforeReset ? "before" : "after"
+        return Table.Cell("\(at), \(side) the reset", compact: "\(at) \(side)")
     }
 }

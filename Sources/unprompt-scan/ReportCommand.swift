@@ -36,24 +36,30 @@ enum ReportCommand {
         for id in tools where !catalog.descriptors.contains(where: { $0.id == id }) {
             throw UsageError("--tool: no reader named '\(id)'; `unprompt-scan readers list` shows them")
         }
-        return try ViewOpener.show(arguments, catalog: catalog, environment: environment) { queries throws(StoreError) in
+        let csv = arguments.has(Option.csv.name)
+        if csv, arguments.has(Option.json.name) { throw UsageError("--csv and --json are two formats: give one") }
+        // CSV rows end with CRLF, the last one too: nothing is added after them.
+        return try ViewOpener.show(arguments, catalog: catalog, environment: environment, terminator: csv ? "" : "\n") {
+            queries throws(StoreError) in
             let report = try queries.periods(by: period, from: range.fromDay, through: range.throughDay, tools: tools)
+            if csv { return PeriodCSV.text(report) }
             return arguments.has("--json") ? json(report, view, queries).text : text(report, view, queries, layout)
         }
     }
 
     /// `{"daily":[{"date":…,"totals":…,"events":…,"cost":…,"water":…,"bottleLevel":…,"byModel":…,
-    /// "costByModel":…,"waterByModel":…,"byTool":…,"uses":…,"work":{"tokens","uses"},"personal":{…}}…],
-    /// "timeZone":…,"readings":…}` (`uses`, `work` and `personal` without `--tool`); `"weekly"` with `"week"`
-    /// (its first day), `"days"` (`date`, `tokens`, `band` of each of its days in the range, without `--tool`)
-    /// and `"startOfWeek"`; `"monthly"` with `"month"`. Only days have a bottle level.
+    /// "costByModel":…,"waterByModel":…,"byTool":…,"confirmed":…,"context":[…],"uses":…,"work":{"tokens","uses"},
+    /// "personal":{…}}…],"timeZone":…,"readings":…}` (`uses`, `work` and `personal` without `--tool`); `"weekly"`
+    /// with `"week"` (its first day), `"days"` (`date`, `tokens`, `band` of each of its days in the range, without
+    /// `--tool`) and `"startOfWeek"`; `"monthly"` with `"month"`. Only days have a bottle level and a confirmation.
     static func json(_ report: PeriodReport, _ view: View, _ queries: UsageQueries) -> JSON {
         let entries = report.entries.map { entry -> JSON in
             let usage = entry.usage
             let label = PeriodTable.label(report.period, usage.period)
             let key = report.period == .day ? "date" : report.period == .month ? "month" : "week"
             let bottle: JSON? = report.period == .day ? (entry.bottleLevel.map { .number(ReadingsFormat.rounded($0)) } ?? .null) : nil
-            let json = UsageView.json(usage, label: (key, label), readings: entry.readings, bottle: bottle)
+            var json = UsageView.json(usage, label: (key, label), readings: entry.readings, bottle: bottle)
+            if report.period == .day, case .object(let fields) = json { json = .object(fields + ConfirmationFormat.json(entry.confirmation)) }
             guard case .object(let fields) = json, report.showsUses else { return json }
             var extra: [(String, JSON)] = [
                 ("uses", .int(entry.uses)),

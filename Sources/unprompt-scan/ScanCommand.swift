@@ -24,7 +24,9 @@ enum ScanCommand {
         if let limits {
             let layout = TableLayout(width: Terminal.width(environment), color: Terminal.colors(environment))
             print(Prose.wrap(text(report), width: layout.width).joined(separator: "\n"))
-            print(TodaySummary.text(today, limits: limits, view.queries, layout: layout))
+            print(
+                TodaySummary.text(today, limits: limits, view.queries, layout: layout)
+                    + ConfirmationFormat.todayLines(today, view.queries, terminal: isatty(STDOUT_FILENO) == 1))
         } else {
             print(JSON.object([("scan", self.json(report)), ("today", TodaySummary.json(today, view.queries))]).text)
         }

@@ -1,8 +1,8 @@
 import Foundation
 
-/// SIGINT and SIGTERM (and, for `today --live`, SIGHUP) ask a watch to stop: the handler only writes one byte
-/// to the watcher's stop pipe (`write` is async-signal-safe), which wakes its `poll` and is seen as the stop
-/// flag between scans.
+/// SIGINT and SIGTERM (and, for `today --live`, SIGHUP) ask a long-running command (`watch`, `serve`,
+/// `today --live`) to stop: the handler only writes one byte to the command's stop pipe (`write` is
+/// async-signal-safe), which wakes its `poll` and is seen as the stop flag between two pieces of work.
 enum StopSignals {
     nonisolated(unsafe) static var descriptor: Int32 = -1
     nonisolated(unsafe) static var signals: [Int32] = []

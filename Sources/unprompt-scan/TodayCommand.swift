@@ -13,8 +13,9 @@ enum TodayCommand {
         }
         return try ViewOpener.show(arguments, catalog: catalog, environment: environment) { queries throws(StoreError) in
             let result = try queries.today()
-            return arguments.has("--json")
-                ? TodaySummary.json(result, queries).text : TodaySummary.text(result, limits: try queries.limits(), queries, layout: layout)
+            if arguments.has("--json") { return TodaySummary.json(result, queries).text }
+            return TodaySummary.text(result, limits: try queries.limits(), queries, layout: layout)
+                + ConfirmationFormat.todayLines(result, queries, terminal: isatty(STDOUT_FILENO) == 1)
         }
     }
 }

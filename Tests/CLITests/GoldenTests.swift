@@ -22,6 +22,8 @@ struct GoldenTests {
         var status: Int32 = 0
         /// `COLUMNS`: the width of a terminal (none: not a terminal, every column).
         var columns: Int? = nil
+        /// Standard input, when the command reads one.
+        var input: String? = nil
     }
 
     static let settings = ["--config", corpus + "/config.yaml"]
@@ -59,6 +61,8 @@ struct GoldenTests {
         Case(name: "monthly-last.txt", arguments: ["monthly", "--last", "1"] + settings),
         Case(name: "monthly.txt", arguments: ["monthly"] + settings),
         Case(name: "monthly.json", arguments: ["monthly", "--json"] + settings),
+        Case(name: "daily.csv", arguments: ["daily", "--csv"] + settings),
+        Case(name: "monthly.csv", arguments: ["monthly", "--csv"] + settings),
         Case(name: "calendar.txt", arguments: ["calendar"] + settings),
         Case(name: "calendar.json", arguments: ["calendar", "--json"] + settings),
         Case(name: "calendar-february.txt", arguments: ["calendar", "--month", "2026-02", "--tz", "Asia/Kolkata"] + settings),
@@ -67,6 +71,7 @@ struct GoldenTests {
         Case(name: "limits-later.txt", arguments: ["limits", "--no-scan"] + settings, now: "2026-03-10T15:30:00Z"),
         Case(name: "limits-later.json", arguments: ["limits", "--no-scan", "--json"] + settings, now: "2026-03-10T15:30:00Z"),
         Case(name: "snapshot.json", arguments: ["snapshot"] + settings),
+        Case(name: "metrics.prom", arguments: ["metrics", "--no-scan"] + settings),
         Case(name: "snapshot-kolkata.json", arguments: ["snapshot", "--tz", "Asia/Kolkata", "--no-scan"] + settings),
         Case(name: "prices.txt", arguments: ["prices"]),
         Case(name: "prices.json", arguments: ["prices", "--json"]),
@@ -84,7 +89,11 @@ struct GoldenTests {
         Case(name: "readers-list.json", arguments: ["readers", "list", "--json"]),
         Case(name: "config-get.txt", arguments: ["config", "get", "work-hours"] + settings),
         Case(name: "config-get.json", arguments: ["config", "get", "work-hours", "--json"] + settings),
-    ] + widths
+        Case(name: "report.html", arguments: ["report", "--no-scan", "--out", "-"] + settings),
+    ] + widths + [
+        // Last: it records Claude's readings into the main store.
+        Case(name: "statusline.txt", arguments: ["statusline"], input: StatusLineSample.claudeCode)
+    ]
 
     /// Every table view, and the calendar, laid out for terminals 80, 100, 120 and 200 columns wide (`widths/VIEW-WIDTH.txt`).
     static let widths: [Case] = [
@@ -121,7 +130,7 @@ struct GoldenTests {
                 environment: [
                     "CLAUDE_CONFIG_DIR": Self.corpus + "/claude", "CODEX_HOME": Self.corpus + "/codex", "TZ": "UTC", "NO_COLOR": "1",
                     "UNPROMPT_NOW": golden.now,
-                ].merging(golden.columns.map { ["COLUMNS": String($0)] } ?? [:]) { $1 })
+                ].merging(golden.columns.map { ["COLUMNS": String($0)] } ?? [:]) { $1 }, input: golden.input)
             #expect(output.status == golden.status, "\(golden.name): \(output.stderr)")
             #expect(output.stderr.isEmpty, "\(golden.name): \(output.stderr)")
             let path = Self.directory + "/" + golden.name

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import UnpromptTestSupport
 
-/// `limits` as a person runs it: Codex's windows with their countdowns, Claude's 5-hour window and its
-/// limit-reached reset, and readings gone stale.
+/// `limits` as a person runs it: Codex's windows with their countdowns and pace, Claude's 5-hour window and
+/// its limit-reached reset, and readings gone stale.
 struct LimitsViewTests {
     typealias Record = ReportCommandTests.Record
     typealias Home = ReportCommandTests.Home
@@ -72,7 +72,7 @@ struct LimitsViewTests {
         #expect(refused?["windowMinutes"] == .number(300), "Claude's window, as the reading names none")
         #expect(windowWithoutCost(json) == .array([.object([
             "tool": .string("claude-code"), "start": .string("2026-03-10T09:00:00.000Z"), "end": .string("2026-03-10T13:00:00.000Z"),
-            "tokens": .number(90), "endFromLimit": .number(1),
+            "tokens": .number(90), "endFromLimit": .number(1), "tokensPerHour": .number(36),
         ])]))
         // 6 units of Sonnet 4.5: 6 × $3 + 12 × $15 + 18 × $0.30 + 24 × $3.75 + 30 × $6 = $473.40 per million.
         #expect(windowCost(json) == 0.0004734)
@@ -80,14 +80,15 @@ struct LimitsViewTests {
         let text = try home.run(["limits", "--tz", "Asia/Kolkata", "--no-scan"], environment: clock("2026-03-10T11:30:00Z"))
         #expect(text.stdout == """
             limits at 17:00 (Asia/Kolkata)
-            tool / window         used  so far     cost   from            resets      in      logged
+            tool / window         used  so far     cost   from            resets      in      pace               used up at this pace      logged
             claude-code
-              5-hour window                 90  $0.0005  14:30             18:30  1h 30m
-              limit reached     100.0%                                     18:30  1h 30m     30m ago
+              5-hour window                 90  $0.0005  14:30             18:30  1h 30m      36/h
+              limit reached     100.0%                                     18:30  1h 30m                                                  30m ago
             codex
-              primary, 5-hour    12.0%                                     18:00      1h  1h 30m ago
-              secondary, 7-day   40.0%                          2026-03-14 05:30  3d 12h  1h 30m ago
+              primary, 5-hour    12.0%                                     18:00      1h    4.8%/h  2026-03-11 09:50, after the reset  1h 30m ago
+              secondary, 7-day   40.0%                          2026-03-14 05:30  3d 12h  0.488%/h  2026-03-15 18:30, after the reset  1h 30m ago
             claude-code 5-hour window: derived from use; it ends at the reset a limit-reached record logged
+            pace: since the window started, an hour; used up: when that pace would use the window up, before or after its reset
 
             """)
         // On 60 columns the start, the tokens, the cost and the age give way; the start fits back.
@@ -115,9 +116,9 @@ struct LimitsViewTests {
         #expect(limit(json, "claude-code", "limit_reached")?["resetPassed"] == .number(1))
         #expect(json["fiveHourWindows"] == .array([]), "the window ended at its reset and nothing was asked since")
         let text = try home.run(["limits", "--tz", "UTC", "--no-scan"], environment: clock("2026-03-10T15:30:00Z"))
-        #expect(text.stdout.contains("  primary, 5-hour    12.0%                                         stale  5h 30m ago\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("  primary, 5-hour    12.0%                                         stale                                               5h 30m ago\n"), "\(text.stdout)")
         #expect(text.stdout.contains("codex primary, 5-hour: stale, logged longer ago than its window lasts\n"), "\(text.stdout)")
-        #expect(text.stdout.contains("  limit reached     100.0%                                 13:00  passed  4h 30m ago\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("  limit reached     100.0%                                 13:00  passed                                               4h 30m ago\n"), "\(text.stdout)")
         #expect(text.stdout.contains("claude-code limit reached: reset 2h 30m ago; no reading since\n"), "\(text.stdout)")
         #expect(text.stdout.contains("claude-code 5-hour window: none in progress; the next starts with the next request\n"))
         // A view at a moment before a reading was logged does not see it.
@@ -125,7 +126,7 @@ struct LimitsViewTests {
         #expect(limit(early, "codex", "primary") == nil)
         #expect(windowWithoutCost(early) == .array([.object([
             "tool": .string("claude-code"), "start": .string("2026-03-10T09:00:00.000Z"), "end": .string("2026-03-10T14:00:00.000Z"),
-            "tokens": .number(90), "endFromLimit": .number(0),
+            "tokens": .number(90), "endFromLimit": .number(0), "tokensPerHour": .number(180),
         ])]))
         #expect(windowCost(early) == 0.0004734, "the 09:40 request's quarter-hour began before the view's moment")
     }

@@ -19,6 +19,8 @@ public struct PeriodReport: Sendable {
         public var personalUses: Int { uses - workUses }
         /// The period's tokens outside work hours (of every tool).
         public var personalTokens: Int64 { days.reduce(0) { $0 + $1.personalTokens } }
+        /// Per day: the person's confirmation of it, if any (whatever the tools shown).
+        public let confirmation: Confirmation?
     }
 
     public let period: LocalCalendar.Period
@@ -75,7 +77,8 @@ extension UsageQueries {
             totalReadings += breakdown.total
             return PeriodReport.Entry(
                 usage: usage, readings: breakdown, bottleLevel: bottle[usage.period],
-                days: dayReadings.isEmpty ? [] : days(of: usage.period).compactMap { dayReadings[$0] })
+                days: dayReadings.isEmpty ? [] : days(of: usage.period).compactMap { dayReadings[$0] },
+                confirmation: period == .day ? schedule.confirmations[usage.period] : nil)
         }
         return PeriodReport(
             period: period, fromDay: fromDay, throughDay: throughDay, tools: tools, entries: entries, total: total,

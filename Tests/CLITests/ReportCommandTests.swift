@@ -308,7 +308,7 @@ struct ReportCommandTests {
             (["weekly", "--columns", "total,,cost"], "--columns: an empty column name in 'total,,cost'; weekly has "),
             (["monthly", "--columns", "bottle"], "--columns: unknown column 'bottle'; monthly has "),
             (["prices", "--columns", "water"], "--columns: unknown column 'water'; prices has tokens, events, price-row, from"),
-            (["limits", "--columns", "total"], "--columns: unknown column 'total'; limits has used, tokens, cost, from, resets, in, logged"),
+            (["limits", "--columns", "total"], "--columns: unknown column 'total'; limits has used, tokens, cost, from, resets, in, pace, used-up, logged"),
             (["today", "--wide", "--columns", "total"], "--wide shows every column and --columns only some: give one of them"),
             (["today", "--live"], "today --live draws on a terminal, and standard input and output are not both one"),
             (["today", "--live", "--json"], "today --live does not take --json"),

@@ -67,25 +67,28 @@ extension Command {
             run: { c throws(UsageError) in try ScanCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
         Command(
             words: ["daily"], abstract: "scan, then usage per local day, by tool and model, with cost, water, bottle level and uses",
-            options: [.since, .until, .tool] + view + [.csv],
+            options: [.since, .until, .last, .tool, .wide, .columns] + view + [.csv],
             examples: [
                 Example(command: "unprompt-scan daily --since 2026-03-01 --tz Asia/Kolkata", comment: "per local day, per tool and model"),
+                Example(command: "unprompt-scan daily --last 7 --columns total,cost,uses", comment: "the last seven days, three columns"),
                 Example(command: "unprompt-scan daily --cost-mode auto", comment: "logged costs where tools wrote them"),
             ],
-            run: { c throws(UsageError) in
-                try ReportCommand.run(c.arguments, period: .day, catalog: c.catalog, environment: c.environment)
-            }),
+            run: { c throws(UsageError) in try ReportCommand.run(c.arguments, view: .daily, catalog: c.catalog, environment: c.environment) }),
         Command(
-            words: ["monthly"], abstract: "scan, then usage per local month, by tool and model, with cost and water",
-            options: [.since, .until, .tool] + view + [.csv],
+            words: ["weekly"], abstract: "scan, then usage per local week, by tool and model, with cost, water, uses and each day's band",
+            options: [.since, .until, .last, .startOfWeek, .tool, .wide, .columns] + view,
+            examples: [Example(command: "unprompt-scan weekly --last 4 --start-of-week sun", comment: "the last four weeks, from Sunday")],
+            run: { c throws(UsageError) in try ReportCommand.run(c.arguments, view: .weekly, catalog: c.catalog, environment: c.environment) }),
+        Command(
+            words: ["monthly"], abstract: "scan, then usage per local month, by tool and model, with cost, water and uses",
+            options: [.since, .until, .last, .tool, .wide, .columns] + view + [.csv],
             examples: [Example(command: "unprompt-scan monthly --tool ID --json", comment: "one tool's months, as JSON (`readers list` shows the ids)")],
-            run: { c throws(UsageError) in
-                try ReportCommand.run(c.arguments, period: .month, catalog: c.catalog, environment: c.environment)
-            }),
+            run: { c throws(UsageError) in try ReportCommand.run(c.arguments, view: .monthly, catalog: c.catalog, environment: c.environment) }),
         Command(
             words: ["today"],
-            abstract: "scan, then today: tokens (live for 3 minutes after a scan), cost, water, uses, work and personal",
-            options: view,
+            abstract: "scan, then today: uses (personal, work) beside tokens (live for 3 minutes after a scan), cost and water, the limits close to a reset, each tool",
+            options: [.live, .wide, .columns] + view,
+            examples: [Example(command: "unprompt-scan today --live", comment: "today on one screen, ticking, rescanned as logs change; q quits")],
             run: { c throws(UsageError) in try TodayCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
         Command(
             words: ["calendar"],
@@ -96,7 +99,7 @@ extension Command {
         Command(
             words: ["limits"],
             abstract: "scan, then plan limits: used %, window and countdown to the reset, and the windows derived from use",
-            options: view,
+            options: [.wide, .columns] + view,
             run: { c throws(UsageError) in try LimitsCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
         Command(
             words: ["snapshot"],
@@ -151,8 +154,8 @@ extension Command {
         Command(
             words: ["prices"],
             abstract: "the price table's source, date and SHA-256, your override, and every model in the store with its price row",
-            options: [.store, .json],
-            run: { c in PricesCommand.run(c.arguments, environment: c.environment) }),
+            options: [.wide, .columns, .store, .json],
+            run: { c throws(UsageError) in try PricesCommand.run(c.arguments, environment: c.environment) }),
         Command(
             words: ["watch"],
             abstract: "scan, then scan again within a second of every change, one line per scan that counted something, until Ctrl-C or SIGTERM",
@@ -171,7 +174,7 @@ extension Command {
         Command(
             words: [], flag: .dryRun, operands: "[PATH...]",
             abstract: "read every source (or the PATHs, with one --tool) with its descriptor and print what would be counted; writes nothing",
-            options: [.dryRun, .tool, .root, .costMode, .readersDir, .json],
+            options: [.dryRun, .tool, .root, .costMode, .wide, .columns, .readersDir, .json],
             examples: [
                 Example(command: "unprompt-scan --dry-run", comment: "every reader, its default locations"),
                 Example(command: "unprompt-scan --dry-run --tool ID --root DIR", comment: "one reader; DIR plays the tool's home"),
@@ -188,7 +191,7 @@ extension Command {
         Command(
             words: ["readers", "list"], abstract: "the descriptors found, with their ids, names and formats",
             options: [.readersDir, .json],
-            run: { c in ReadersCommand.list(c.catalog, json: c.arguments.has("--json")) }),
+            run: { c in ReadersCommand.list(c.catalog, json: c.arguments.has("--json"), environment: c.environment) }),
         Command(
             words: ["readers", "validate"], operands: "FILE...", abstract: "check descriptor files: errors as file:line:col",
             options: [],

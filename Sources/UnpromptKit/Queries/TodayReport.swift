@@ -25,6 +25,19 @@ public struct TodayReport: Sendable {
 
     /// The pace in whole tokens a minute, rounded down (an estimate never rounds up).
     public var tokensPerMinute: Int64 { Int64((pace * 60).rounded(.down)) }
+
+    /// Today's tokens at `now`, a moment of this same local day (`LiveEstimate`): `estimate` is this at the
+    /// report's own clock, and `today --live` ticks with it between scans.
+    public func liveEstimate(at now: Int64) -> LiveEstimate.Reading {
+        Self.estimate(tokens: reading.tokens, measuredAt: measuredAt, pace: pace, dayStart: dayStart, now: now)
+    }
+
+    static func estimate(tokens: Int64, measuredAt: Int64?, pace: Double, dayStart: Int64, now: Int64) -> LiveEstimate.Reading {
+        guard let measuredAt else { return LiveEstimate.Reading(tokens: tokens, live: false) }
+        // Measured on an earlier day, the count is that day's: the estimate of today does not use it.
+        let count = measuredAt >= dayStart ? tokens : 0
+        return LiveEstimate(count: count, pace: pace, measuredAt: measuredAt).reading(now: now, dayStart: dayStart)
+    }
 }
 
 extension UsageQueries {
@@ -55,9 +68,7 @@ extension UsageQueries {
         }
         let quarter = Bucket.quarter(of: measuredAt)
         let pace = LiveEstimate.pace(of: try store.buckets(fromQuarter: quarter - 1, toQuarter: quarter + 1), measuredAt: measuredAt)
-        let day = currentDay
-        // Measured on an earlier day, the count is that day's: the estimate of today does not use it.
-        let count = calendar.day(ofMilliseconds: measuredAt) == day ? dayTokens : 0
-        return (measuredAt, pace, LiveEstimate(count: count, pace: pace, measuredAt: measuredAt).reading(now: now, dayStart: start(ofDay: day)))
+        let estimate = TodayReport.estimate(tokens: dayTokens, measuredAt: measuredAt, pace: pace, dayStart: start(ofDay: currentDay), now: now)
+        return (measuredAt, pace, estimate)
     }
 }

@@ -11,8 +11,8 @@ public struct UsageQueries: Sendable {
     public let calendar: LocalCalendar
     /// Work hours through time and the confirmed days (`WorkSchedule`).
     public let schedule: WorkSchedule
-    /// The clock: milliseconds since 1970.
-    public let now: Int64
+    /// The clock: milliseconds since 1970 (`at(_:)` gives the same queries at another moment).
+    public private(set) var now: Int64
     /// The windows derived from use, by tool (from the descriptors' `derived_window`).
     public let derivedWindows: [String: DerivedWindow]
 
@@ -39,6 +39,13 @@ public struct UsageQueries: Sendable {
         schedule = WorkSchedule(base: workHours, confirmations: confirmations)
         self.now = now
         self.derivedWindows = derivedWindows
+    }
+
+    /// The same queries at another moment.
+    public func at(_ now: Int64) -> UsageQueries {
+        var copy = self
+        copy.now = now
+        return copy
     }
 
     /// The local day of `now`.

@@ -29,6 +29,7 @@ struct Deduplicator<Ledger: IdentityLedger> {
 
     private mutating func admitByIdentity(_ event: TokenEvent) throws(Ledger.Failure) -> Admission {
         guard let identity = event.identity else { return .counted }
+        try carryOver(event.legacyIdentity, to: identity)
         // `first` needs only the identity; the others keep their contribution, to take it away on
         // replacement. Either kind of entry blocks a copy of the other kind, so rules sharing a space count once.
         if event.keep == .first { return try ledger.claim(identity) ? .counted : .duplicate }
@@ -44,6 +45,22 @@ struct Deduplicator<Ledger: IdentityLedger> {
             guard replaces else { return .duplicate }
             try ledger.keep(contribution, for: identity)
             return .replaced(previous)
+        }
+    }
+}
+
+extension Deduplicator {
+    /// A store written before identity keys were canonical knows a record whose key holds an object by the hash
+    /// of that object's bytes (`TokenEvent.legacyIdentity`). The first copy read since then carries what the
+    /// old hash holds over to the new one, which every later copy finds, whatever its key order: a re-read, or
+    /// a fork's replay, of a record counted before the upgrade counts nothing. (A copy in another key order of a
+    /// record counted before, read before any copy in the old order, cannot be recognized: its old hash is
+    /// another. Older versions counted it again too.)
+    private mutating func carryOver(_ legacy: Identity?, to identity: Identity) throws(Ledger.Failure) {
+        guard let legacy, let old = try ledger.entry(legacy), try ledger.entry(identity) == nil else { return }
+        switch old {
+        case .claimed: _ = try ledger.claim(identity)
+        case .kept(let contribution): try ledger.keep(contribution, for: identity)
         }
     }
 }

@@ -209,7 +209,7 @@ struct RecordExtractor {
         result.events.append(
             TokenEvent(
                 tool: input.tool, time: time, model: model, counts: counts,
-                loggedCost: loggedCost, identity: identity.value,
+                loggedCost: loggedCost, identity: identity.value, legacyIdentity: identity.legacy,
                 keep: identity.fromKey ? rule.keep : .first,
                 alias: alias(rule, context), checkAlias: !rule.aliasKey.isEmpty && rule.aliasCheck.allHold(in: context),
                 estimated: rule.estimated))
@@ -315,27 +315,31 @@ struct RecordExtractor {
         guard !rule.aliasKey.isEmpty else { return nil }
         let values = rule.aliasKey.map { $0.resolve(in: context) }
         guard values.allSatisfy({ $0 != nil }) else { return nil }
-        var hasher = IdentityHasher()
+        var hasher = KeyHasher()
         hasher.combine(input.identitySpace)
         hasher.combine("alias")
         if rule.identityScope == .source { hasher.combine(sourceKey) }
-        for value in values { value!.hash(into: &hasher) }
-        return hasher.finalize()
+        for value in values { hasher.combine(value!) }
+        return hasher.finalize().identity
     }
 
     /// The record's identity from the descriptor's key (or fallback). A record with neither is named by
     /// its own content, so reading a file again after a truncation or rewrite cannot count it twice; two
     /// byte-identical records are one record written twice. `fromKey` says which: a content identity is kept
-    /// under `first`.
-    private func identity(_ rule: CompiledRecord, _ context: RecordContext) -> (value: Identity, fromKey: Bool) {
+    /// under `first`. A key's objects and arrays are hashed in their canonical text (`CanonicalJSON`); `legacy`
+    /// is the hash of their bytes as written, which older versions stored, when it is another.
+    private func identity(
+        _ rule: CompiledRecord, _ context: RecordContext
+    ) -> (value: Identity, legacy: Identity?, fromKey: Bool) {
         for key in [rule.identityKey, rule.identityFallback] where !key.isEmpty {
             let values = key.map { $0.resolve(in: context) }
             guard values.allSatisfy({ $0 != nil }) else { continue }
-            var hasher = IdentityHasher()
+            var hasher = KeyHasher()
             hasher.combine(input.identitySpace)
             if rule.identityScope == .source { hasher.combine(sourceKey) }
-            for value in values { value!.hash(into: &hasher) }
-            return (hasher.finalize(), true)
+            for value in values { hasher.combine(value!) }
+            let (identity, legacy) = hasher.finalize()
+            return (identity, legacy, true)
         }
         var hasher = IdentityHasher()
         hasher.combine(input.identitySpace)
@@ -347,7 +351,7 @@ struct RecordExtractor {
             hasher.combine(context.entryKey ?? "")
             FieldValue.composite(context.element, context.parser).hash(into: &hasher)
         }
-        return (hasher.finalize(), false)
+        return (hasher.finalize(), nil, false)
     }
 
     private func readLimits(

@@ -276,7 +276,11 @@ public struct CumulativeSpec: Sendable {
 
 public enum IdentityScope: String, Sendable, CaseIterable {
     case global
+    /// The same key in two files names two records.
     case source
+    /// The file's name (not its folders) is part of the key: a copy of the file in another folder (an archive)
+    /// holds the same records.
+    case fileName = "file_name"
 }
 
 public struct IdentitySpec: Sendable {
@@ -286,6 +290,14 @@ public struct IdentitySpec: Sendable {
     public let scope: IdentityScope
     public let keep: KeepRule
     public let alias: IdentityAlias?
+    public let former: FormerIdentity?
+}
+
+/// The key an older version of the descriptor named the record by: a store written then knows the record by its
+/// hash (see `TokenEvent.legacyIdentity`), so a changed key does not count a record again.
+public struct FormerIdentity: Sendable {
+    public let key: [ValueSpec]
+    public let scope: IdentityScope
 }
 
 /// A second name every record registers, and that some records are checked against: a copy that carries

@@ -444,7 +444,7 @@ private struct DescriptorDecoder {
     }
 
     func identitySpec(_ node: YAMLNode) throws(DescriptorError) -> IdentitySpec {
-        let map = try reader(node, "identity", ["key", "fallback", "scope", "keep", "alias"])
+        let map = try reader(node, "identity", ["key", "fallback", "scope", "keep", "alias", "former"])
         let key = try valueList(try map.required("key"), "identity.key", map)
         var fallback: [ValueSpec] = []
         if let node = map.optional("fallback") { fallback = try valueList(node, "identity.fallback", map) }
@@ -458,7 +458,15 @@ private struct DescriptorDecoder {
                 key: try valueList(try aliasMap.required("key"), "identity.alias.key", aliasMap),
                 checkWhen: try conditions(try aliasMap.required("check_when"), "identity.alias.check_when"))
         }
-        return IdentitySpec(key: key, fallback: fallback, scope: scope, keep: keep, alias: alias)
+        var former: FormerIdentity?
+        if let node = map.optional("former") {
+            let formerMap = try reader(node, "identity.former", ["key", "scope"])
+            var formerScope = IdentityScope.global
+            if let node = formerMap.optional("scope") { formerScope = try formerMap.choice(node, "identity.former.scope") }
+            former = FormerIdentity(
+                key: try valueList(try formerMap.required("key"), "identity.former.key", formerMap), scope: formerScope)
+        }
+        return IdentitySpec(key: key, fallback: fallback, scope: scope, keep: keep, alias: alias, former: former)
     }
 
     /// A list whose items are each one value (a field, `@name`, or a `{ path, const, pattern }` mapping).

@@ -258,6 +258,8 @@ final class CompiledRecord: Sendable {
     let identityKey: [CompiledValue]
     let identityFallback: [CompiledValue]
     let identityScope: IdentityScope
+    let formerKey: [CompiledValue]
+    let formerScope: IdentityScope
     let aliasKey: [CompiledValue]
     let aliasCheck: [CompiledCondition]
     let keep: KeepRule
@@ -290,6 +292,8 @@ final class CompiledRecord: Sendable {
         identityKey = (rule.identity?.key ?? []).map { compiler.value($0, scope: scope) }
         identityFallback = (rule.identity?.fallback ?? []).map { compiler.value($0, scope: scope) }
         identityScope = rule.identity?.scope ?? .global
+        formerKey = (rule.identity?.former?.key ?? []).map { compiler.value($0, scope: scope) }
+        formerScope = rule.identity?.former?.scope ?? .global
         aliasKey = (rule.identity?.alias?.key ?? []).map { compiler.value($0, scope: scope) }
         aliasCheck = (rule.identity?.alias?.checkWhen ?? []).map { compiler.condition($0, scope: scope) }
         keep = rule.identity?.keep ?? .first

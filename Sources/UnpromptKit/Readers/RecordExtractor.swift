@@ -41,14 +41,18 @@ struct RecordExtractor {
     let timeZone: TimeZone
     /// Hash of the source's path, for identities scoped to one source.
     let sourceKey: String
+    /// The source's file name without its folders, for identities scoped to it (`scope: file_name`): it is only
+    /// ever hashed into an identity.
+    let fileName: String
     /// One parser per `decode` field, so decoded JSON never invalidates the outer document's values.
     private let decodeParsers: [JSONParser]
     private let modelCache = ModelCache()
 
-    init(input: CompiledInput, timeZone: TimeZone, sourceKey: String) {
+    init(input: CompiledInput, timeZone: TimeZone, sourceKey: String, path: String) {
         self.input = input
         self.timeZone = timeZone
         self.sourceKey = sourceKey
+        fileName = path.split(separator: "/").last.map(String.init) ?? path
         let decodeCount = input.records.map(\.decode.count).max() ?? 0
         decodeParsers = (0..<decodeCount).map { _ in JSONParser() }
     }
@@ -318,9 +322,32 @@ struct RecordExtractor {
         var hasher = KeyHasher()
         hasher.combine(input.identitySpace)
         hasher.combine("alias")
-        if rule.identityScope == .source { hasher.combine(sourceKey) }
+        hashScope(rule.identityScope, into: &hasher)
         for value in values { hasher.combine(value!) }
         return hasher.finalize().identity
+    }
+
+    private func hashScope(_ scope: IdentityScope, into hasher: inout KeyHasher) {
+        switch scope {
+        case .global: break
+        case .source: hasher.combine(sourceKey)
+        case .fileName:
+            hasher.combine("file")
+            hasher.combine(fileName)
+        }
+    }
+
+    /// The identity older versions gave the record, from the descriptor's `former` key, hashed as they did (an
+    /// object as its bytes); nil when that key is incomplete.
+    private func formerIdentity(_ rule: CompiledRecord, _ context: RecordContext) -> Identity? {
+        let values = rule.formerKey.map { $0.resolve(in: context) }
+        guard values.allSatisfy({ $0 != nil }) else { return nil }
+        var hasher = KeyHasher()
+        hasher.combine(input.identitySpace)
+        hashScope(rule.formerScope, into: &hasher)
+        for value in values { hasher.combine(value!) }
+        let (identity, asWritten) = hasher.finalize()
+        return asWritten ?? identity
     }
 
     /// The record's identity from the descriptor's key (or fallback). A record with neither is named by
@@ -336,10 +363,10 @@ struct RecordExtractor {
             guard values.allSatisfy({ $0 != nil }) else { continue }
             var hasher = KeyHasher()
             hasher.combine(input.identitySpace)
-            if rule.identityScope == .source { hasher.combine(sourceKey) }
+            hashScope(rule.identityScope, into: &hasher)
             for value in values { hasher.combine(value!) }
             let (identity, legacy) = hasher.finalize()
-            return (identity, legacy, true)
+            return (identity, rule.formerKey.isEmpty ? legacy : formerIdentity(rule, context), true)
         }
         var hasher = IdentityHasher()
         hasher.combine(input.identitySpace)

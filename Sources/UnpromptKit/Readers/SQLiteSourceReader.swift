@@ -79,7 +79,7 @@ final class SQLiteSourceReader: SourceReader {
                 throw StoreError(message: "the query returns no column named '\(query.watermark!)' (its watermark)", busy: false)
             }
             let bound: [SQLValue] = statement.parameterCount == 0 ? [] : [Self.value(of: result.state.watermark)]
-            let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey)
+            let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey, path: path)
             var state = result.state
             var highest = state.watermark
             var rowNumber = 0

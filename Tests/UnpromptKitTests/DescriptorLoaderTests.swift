@@ -444,9 +444,22 @@ final class DescriptorLoaderTests: XCTestCase {
         let record = try DescriptorLoader.load(text: text, file: "t.yaml").inputs[0].records[0]
         XCTAssertEqual(record.tokens.input?.addends.count, 2)
         XCTAssertEqual(record.tokens.total?.addends.count, 2)
-        guard case .byTotal(true) = record.counting.inputIncludesCache,
-            case .byTotal(false) = record.counting.outputIncludesReasoning
+        guard case .byTotal(true, true) = record.counting.inputIncludesCache,
+            case .byTotal(false, false) = record.counting.outputIncludesReasoning
         else { return XCTFail("by_total flags with their defaults") }
+    }
+
+    func testByTotalTakesAFlagForRecordsWithoutATotal() throws {
+        let text = replacing(
+            13...16,
+            with: [
+                "          input: in", "          total: t", "        counting:", "          input_includes_cache: { by_total: true }",
+                "          output_includes_reasoning: { by_total: true, without_total: false }",
+            ])
+        let record = try DescriptorLoader.load(text: text, file: "t.yaml").inputs[0].records[0]
+        guard case .byTotal(true, true) = record.counting.inputIncludesCache,
+            case .byTotal(true, false) = record.counting.outputIncludesReasoning
+        else { return XCTFail("without_total is kept apart from by_total") }
     }
 
     func testAutoOnlyForInputIncludesCache() {

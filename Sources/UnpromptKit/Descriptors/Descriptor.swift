@@ -243,8 +243,8 @@ public enum CountingFlag: Sendable {
     /// Input includes the cache unless it is smaller than the cache counts (so it cannot).
     case auto
     /// Decided record by record by the logged `tokens.total`: the reading of the counts that adds up to it
-    /// wins; `otherwise` when the total is absent or no reading adds up.
-    case byTotal(otherwise: Bool)
+    /// wins; `otherwise` when no reading adds up, `withoutTotal` when the record logs no total.
+    case byTotal(otherwise: Bool, withoutTotal: Bool)
 
     var isByTotal: Bool { if case .byTotal = self { true } else { false } }
 }

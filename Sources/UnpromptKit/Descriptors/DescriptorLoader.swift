@@ -408,8 +408,12 @@ private struct DescriptorDecoder {
         case .scalar:
             return .always(try parent.bool(node, what))
         case .mapping(let entries) where entries.contains(where: { $0.key == "by_total" }):
-            let map = try reader(node, what, ["by_total"])
-            return .byTotal(otherwise: try map.bool(try map.required("by_total"), "\(what).by_total"))
+            let map = try reader(node, what, ["by_total", "without_total"])
+            let otherwise = try map.bool(try map.required("by_total"), "\(what).by_total")
+            let withoutTotal = try map.optional("without_total").map { (node) throws(DescriptorError) in
+                try map.bool(node, "\(what).without_total")
+            }
+            return .byTotal(otherwise: otherwise, withoutTotal: withoutTotal ?? otherwise)
         case .mapping:
             let map = try reader(node, what, ["when", "then", "else"])
             func answer(_ key: String) throws(DescriptorError) -> CountingAnswer {

@@ -272,12 +272,14 @@ struct RecordExtractor {
         var input = max(raw.input ?? 0, 0)
         var output = max(raw.output ?? 0, 0)
         let cache = cacheRead + write5m + write1h
+        var loggedTotal: Int64?
+        if let totalField = rule.tokens.total, case .count(let total) = readCount(totalField, context) { loggedTotal = total }
         func answer(_ flag: CountingFlag, _ conditions: [CompiledCondition]) -> CountingAnswer {
             switch flag {
             case .always(let value): value ? .yes : .no
             case .conditional(_, let then, let otherwise): conditions.allHold(in: context) ? then : otherwise
             case .auto: .auto
-            case .byTotal(let otherwise): otherwise ? .yes : .no
+            case .byTotal(let otherwise, let withoutTotal): (loggedTotal == nil ? withoutTotal : otherwise) ? .yes : .no
             }
         }
         var includesCache: Bool
@@ -288,7 +290,7 @@ struct RecordExtractor {
         }
         // `auto` is refused for reasoning by the loader; read as the usual case, reasoning inside output.
         var outputIncludesReasoning = answer(rule.counting.outputIncludesReasoning, rule.countingConditions.reasoning) != .no
-        if let totalField = rule.tokens.total, case .count(let total) = readCount(totalField, context) {
+        if let total = loggedTotal {
             // The reading of the counts that adds up to the logged total wins. Readings are tried from the
             // fewest flags turned against their default, so a total that cannot tell keeps the default.
             let byTotal = (input: rule.counting.inputIncludesCache.isByTotal, output: rule.counting.outputIncludesReasoning.isByTotal)

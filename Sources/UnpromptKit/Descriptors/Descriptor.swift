@@ -345,6 +345,9 @@ public struct LimitRule: Sendable {
 
 public struct LimitWindowSpec: Sendable {
     public let name: String
+    /// The window's name by its length in minutes (`window_minutes`), where the tool puts windows of several
+    /// lengths in one slot; `name` when the length is none of these, or not logged.
+    public let namesByMinutes: [Int64: String]
     public let usedPercent: ValueSpec?
     public let windowMinutes: ValueSpec?
     /// An absolute reset time.

@@ -53,7 +53,7 @@ private struct DescriptorDecoder {
         if inputNodes.isEmpty { throw map.error(inputsNode, "inputs must list at least one input") }
         var inputs: [Input] = []
         for item in inputNodes { inputs.append(try input(item)) }
-        let windows = inputs.flatMap { $0.limits.flatMap { $0.windows.map(\.name) } }
+        let windows = inputs.flatMap { $0.limits.flatMap { $0.windows.flatMap { [$0.name] + $0.namesByMinutes.values.sorted() } } }
         let derived = try map.optional("derived_window").map { (n) throws(DescriptorError) in
             try DerivedWindow.decode(n, file: file, limitWindows: windows)
         }
@@ -498,14 +498,31 @@ private struct DescriptorDecoder {
         if items.isEmpty { throw map.error(windowsNode, "windows must list at least one window") }
         var windows: [LimitWindowSpec] = []
         for item in items {
-            let w = try reader(item, "a window", ["name", "used_percent", "window_minutes", "resets_at", "resets_in"])
+            let w = try reader(
+                item, "a window", ["name", "names_by_minutes", "used_percent", "window_minutes", "resets_at", "resets_in"])
             let name = try identifierLike(try w.required("name"), w, "window name")
+            var namesByMinutes: [Int64: String] = [:]
+            if let node = w.optional("names_by_minutes") {
+                guard w.optional("window_minutes") != nil else {
+                    throw w.error(node, "names_by_minutes names a window by its window_minutes, which this window does not read")
+                }
+                guard case .mapping(let entries) = node.kind, !entries.isEmpty else {
+                    throw w.error(node, "names_by_minutes must map lengths in minutes to window names, e.g. { 300: five_hour }")
+                }
+                for entry in entries {
+                    guard let minutes = Int64(entry.key), minutes > 0 else {
+                        throw DescriptorError(
+                            file: file, mark: entry.keyMark, message: "names_by_minutes: '\(entry.key)' is not a whole number of minutes")
+                    }
+                    namesByMinutes[minutes] = try identifierLike(entry.value, w, "window name")
+                }
+            }
             func field(_ key: String) throws(DescriptorError) -> ValueSpec? {
                 try w.optional(key).map { (n) throws(DescriptorError) in try value(n, key) }
             }
             windows.append(
                 LimitWindowSpec(
-                    name: name, usedPercent: try value(try w.required("used_percent"), "used_percent"),
+                    name: name, namesByMinutes: namesByMinutes, usedPercent: try value(try w.required("used_percent"), "used_percent"),
                     windowMinutes: try field("window_minutes"),
                     resetsAt: try w.optional("resets_at").map { (n) throws(DescriptorError) in try timeSpec(n, "resets_at") },
                     resetsIn: try field("resets_in")))

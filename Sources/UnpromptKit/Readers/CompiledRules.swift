@@ -57,7 +57,7 @@ final class CompiledInput: Sendable {
                 time: rule.time.map { CompiledTime(value: compiler.value($0.value, scope: .line), format: $0.format) },
                 windows: rule.windows.map { window in
                     CompiledWindow(
-                        name: window.name,
+                        name: window.name, namesByMinutes: window.namesByMinutes,
                         usedPercent: window.usedPercent.map { compiler.value($0, scope: .line) },
                         windowMinutes: window.windowMinutes.map { compiler.value($0, scope: .line) },
                         resetsAt: window.resetsAt.map {
@@ -198,16 +198,18 @@ final class CompiledLimit: Sendable {
 
 final class CompiledWindow: Sendable {
     let name: String
+    let namesByMinutes: [Int64: String]
     let usedPercent: CompiledValue?
     let windowMinutes: CompiledValue?
     let resetsAt: CompiledTime?
     let resetsIn: CompiledValue?
 
     init(
-        name: String, usedPercent: CompiledValue?, windowMinutes: CompiledValue?, resetsAt: CompiledTime?,
-        resetsIn: CompiledValue?
+        name: String, namesByMinutes: [Int64: String], usedPercent: CompiledValue?, windowMinutes: CompiledValue?,
+        resetsAt: CompiledTime?, resetsIn: CompiledValue?
     ) {
         self.name = name
+        self.namesByMinutes = namesByMinutes
         self.usedPercent = usedPercent
         self.windowMinutes = windowMinutes
         self.resetsAt = resetsAt

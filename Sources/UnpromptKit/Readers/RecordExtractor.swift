@@ -404,10 +404,11 @@ struct RecordExtractor {
             if resetsAt == nil, let seconds = window.resetsIn?.resolve(in: context)?.double, seconds.isFinite {
                 resetsAt = time + Int64((seconds * 1000).rounded())
             }
+            let minutes = window.windowMinutes?.resolve(in: context)?.count
             result.limits.append(
                 LimitSample(
-                    tool: input.tool, time: time, window: window.name, usedPercent: used,
-                    windowMinutes: window.windowMinutes?.resolve(in: context)?.count, resetsAt: resetsAt))
+                    tool: input.tool, time: time, window: minutes.flatMap { window.namesByMinutes[$0] } ?? window.name,
+                    usedPercent: used, windowMinutes: minutes, resetsAt: resetsAt))
         }
     }
 }

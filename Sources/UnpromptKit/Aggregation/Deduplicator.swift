@@ -16,14 +16,14 @@ struct Deduplicator<Ledger: IdentityLedger> {
 
     mutating func admit(_ event: TokenEvent) throws(Ledger.Failure) -> Admission {
         // Caught by its alias only when another record (another identity) registered it: copies of the same
-        // identity still go through `keep` (a sidechain's own streaming snapshots grow).
-        if event.checkAlias, let alias = event.alias, let registered = try ledger.alias(alias),
-            registered.owner != event.identity
-        {
+        // identity still go through `keep` (a sidechain's own streaming snapshots grow). Records of one alias
+        // group register it for the group, so they never catch one another.
+        let owner = event.aliasOwner ?? event.identity
+        if event.checkAlias, let alias = event.alias, let registered = try ledger.alias(alias), registered.owner != owner {
             return .duplicate
         }
         let admission = try admitByIdentity(event)
-        if admission != .duplicate, let alias = event.alias { try ledger.register(alias, owner: event.identity) }
+        if admission != .duplicate, let alias = event.alias { try ledger.register(alias, owner: owner) }
         return admission
     }
 

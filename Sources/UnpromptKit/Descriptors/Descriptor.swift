@@ -304,8 +304,13 @@ public struct FormerIdentity: Sendable {
 /// a new key (Claude's sidechain replays keep `message.id` but get a new `requestId`) is still caught.
 public struct IdentityAlias: Sendable {
     public let key: [ValueSpec]
-    /// Records matching these conditions are duplicates when their alias was registered before.
+    /// Records matching these conditions are duplicates when their alias was registered before (none given:
+    /// every record).
     public let checkWhen: [Condition]
+    /// Records of one group never catch one another by the alias, only a record of another group (or of no
+    /// group) that registered it first: two kinds of record that stand for the same usage (a tool's per-request
+    /// rows and its session totals) each count only where the other kind did not come first.
+    public let group: String?
 }
 
 /// One kind of usage record.

@@ -457,10 +457,13 @@ private struct DescriptorDecoder {
         let keep: KeepRule = try map.choice(try map.required("keep"), "identity.keep")
         var alias: IdentityAlias?
         if let node = map.optional("alias") {
-            let aliasMap = try reader(node, "identity.alias", ["key", "check_when"])
+            let aliasMap = try reader(node, "identity.alias", ["key", "check_when", "group"])
             alias = IdentityAlias(
                 key: try valueList(try aliasMap.required("key"), "identity.alias.key", aliasMap),
-                checkWhen: try conditions(try aliasMap.required("check_when"), "identity.alias.check_when"))
+                checkWhen: try aliasMap.optional("check_when").map { (n) throws(DescriptorError) in
+                    try conditions(n, "identity.alias.check_when")
+                } ?? [],
+                group: try aliasMap.optional("group").map { (n) throws(DescriptorError) in try aliasMap.string(n, "identity.alias.group") })
         }
         var former: FormerIdentity?
         if let node = map.optional("former") {

@@ -21,13 +21,15 @@ public struct TokenEvent: Sendable, Equatable {
     public let alias: Identity?
     /// True when the record is a duplicate if its alias was registered before.
     public let checkAlias: Bool
+    /// Whom the alias is registered for when not the record's own identity: its alias group.
+    public let aliasOwner: Identity?
     /// True when the tool's counts are its own estimate rather than the provider's.
     public let estimated: Bool
 
     public init(
         tool: String, time: Int64, model: String, counts: TokenCounts, loggedCost: Double? = nil,
         identity: Identity? = nil, legacyIdentity: Identity? = nil, keep: KeepRule = .first, alias: Identity? = nil,
-        checkAlias: Bool = false, estimated: Bool = false
+        checkAlias: Bool = false, aliasOwner: Identity? = nil, estimated: Bool = false
     ) {
         self.tool = tool
         self.time = time
@@ -39,6 +41,7 @@ public struct TokenEvent: Sendable, Equatable {
         self.keep = keep
         self.alias = alias
         self.checkAlias = checkAlias
+        self.aliasOwner = aliasOwner
         self.estimated = estimated
     }
 }

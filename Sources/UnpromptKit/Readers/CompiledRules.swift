@@ -264,6 +264,7 @@ final class CompiledRecord: Sendable {
     let formerScope: IdentityScope
     let aliasKey: [CompiledValue]
     let aliasCheck: [CompiledCondition]
+    let aliasGroup: String?
     let keep: KeepRule
     let cost: CompiledValue?
     let estimated: Bool
@@ -298,6 +299,7 @@ final class CompiledRecord: Sendable {
         formerScope = rule.identity?.former?.scope ?? .global
         aliasKey = (rule.identity?.alias?.key ?? []).map { compiler.value($0, scope: scope) }
         aliasCheck = (rule.identity?.alias?.checkWhen ?? []).map { compiler.condition($0, scope: scope) }
+        aliasGroup = rule.identity?.alias?.group
         keep = rule.identity?.keep ?? .first
         cost = rule.cost.map { compiler.value($0, scope: scope) }
         estimated = rule.estimated

@@ -216,6 +216,7 @@ struct RecordExtractor {
                 loggedCost: loggedCost, identity: identity.value, legacyIdentity: identity.legacy,
                 keep: identity.fromKey ? rule.keep : .first,
                 alias: alias(rule, context), checkAlias: !rule.aliasKey.isEmpty && rule.aliasCheck.allHold(in: context),
+                aliasOwner: rule.aliasGroup.map(aliasGroup),
                 estimated: rule.estimated))
     }
 
@@ -326,6 +327,15 @@ struct RecordExtractor {
         hasher.combine("alias")
         hashScope(rule.identityScope, into: &hasher)
         for value in values { hasher.combine(value!) }
+        return hasher.finalize().identity
+    }
+
+    /// Who registers an alias for every record of the group: one hash for the group, apart from every identity.
+    private func aliasGroup(_ group: String) -> Identity {
+        var hasher = KeyHasher()
+        hasher.combine(input.identitySpace)
+        hasher.combine("alias-group")
+        hasher.combine(group)
         return hasher.finalize().identity
     }
 

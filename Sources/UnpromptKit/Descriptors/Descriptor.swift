@@ -343,6 +343,8 @@ public struct Selection: Sendable {
 
 /// A plan-limit reading: which records carry it and where each window's numbers are.
 public struct LimitRule: Sendable {
+    /// Expands the line or document into readings: one per element (a file that lists its samples in an array).
+    public let select: Selection?
     public let match: [Condition]
     public let time: TimeSpec?
     public let windows: [LimitWindowSpec]

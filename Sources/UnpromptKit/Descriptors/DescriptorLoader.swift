@@ -125,9 +125,10 @@ private struct DescriptorDecoder {
             guard format == .json else { throw map.error(node, "siblings apply to the json format only") }
             siblings = try siblingRules(node, map, carried: Set(carry.flatMap { $0.set.map(\.name) }))
         }
-        let recordsNode = try map.required("records")
-        let recordNodes = try map.list(recordsNode, "records")
-        if recordNodes.isEmpty { throw map.error(recordsNode, "records must list at least one kind of record") }
+        // A file of limit readings only (Claude Desktop's plan usage history) has limits and no records.
+        let recordsNode = map.optional("limits") == nil ? try map.required("records") : map.optional("records")
+        let recordNodes = try recordsNode.map { (n) throws(DescriptorError) in try map.list(n, "records") } ?? []
+        if let recordsNode, recordNodes.isEmpty { throw map.error(recordsNode, "records must list at least one kind of record") }
         var records: [RecordRule] = []
         for item in recordNodes { records.append(try record(item)) }
         var seen: [String: SourceMark] = [:]
@@ -493,7 +494,8 @@ private struct DescriptorDecoder {
     }
 
     func limitRule(_ node: YAMLNode) throws(DescriptorError) -> LimitRule {
-        let map = try reader(node, "a limit rule", ["match", "time", "windows"])
+        let map = try reader(node, "a limit rule", ["select", "match", "time", "windows"])
+        let selection = try map.optional("select").map { (n) throws(DescriptorError) in try select(n, map) }
         let match = try map.optional("match").map { (n) throws(DescriptorError) in try conditions(n, "match") } ?? []
         let time = try timeSpec(try map.required("time"), "time")
         let windowsNode = try map.required("windows")
@@ -530,7 +532,7 @@ private struct DescriptorDecoder {
                     resetsAt: try w.optional("resets_at").map { (n) throws(DescriptorError) in try timeSpec(n, "resets_at") },
                     resetsIn: try field("resets_in")))
         }
-        return LimitRule(match: match, time: time, windows: windows)
+        return LimitRule(select: selection, match: match, time: time, windows: windows)
     }
 
     func identifierLike(_ node: YAMLNode, _ map: MappingReader, _ what: String) throws(DescriptorError) -> String {

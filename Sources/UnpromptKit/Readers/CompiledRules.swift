@@ -52,18 +52,21 @@ final class CompiledInput: Sendable {
         }
         records = input.records.map { CompiledRecord($0, compiler) }
         limits = input.limits.map { rule in
-            CompiledLimit(
-                match: rule.match.map { compiler.condition($0, scope: .line) },
-                time: rule.time.map { CompiledTime(value: compiler.value($0.value, scope: .line), format: $0.format) },
+            // With `select`, the paths are read inside each element (`^path` from the line), as for records.
+            let scope = RuleCompiler.Scope(fromLine: rule.select == nil, decode: [])
+            return CompiledLimit(
+                select: rule.select.map { ($0.kind, RuleCompiler.pointer($0.path)) },
+                match: rule.match.map { compiler.condition($0, scope: scope) },
+                time: rule.time.map { CompiledTime(value: compiler.value($0.value, scope: scope), format: $0.format) },
                 windows: rule.windows.map { window in
                     CompiledWindow(
                         name: window.name, namesByMinutes: window.namesByMinutes,
-                        usedPercent: window.usedPercent.map { compiler.value($0, scope: .line) },
-                        windowMinutes: window.windowMinutes.map { compiler.value($0, scope: .line) },
+                        usedPercent: window.usedPercent.map { compiler.value($0, scope: scope) },
+                        windowMinutes: window.windowMinutes.map { compiler.value($0, scope: scope) },
                         resetsAt: window.resetsAt.map {
-                            CompiledTime(value: compiler.value($0.value, scope: .line), format: $0.format)
+                            CompiledTime(value: compiler.value($0.value, scope: scope), format: $0.format)
                         },
-                        resetsIn: window.resetsIn.map { compiler.value($0, scope: .line) })
+                        resetsIn: window.resetsIn.map { compiler.value($0, scope: scope) })
                 })
         }
         rootPointers = compiler.rootPointers
@@ -185,11 +188,16 @@ final class CompiledTime: Sendable {
 }
 
 final class CompiledLimit: Sendable {
+    let select: (kind: Selection.Kind, pointer: JSONPointer)?
     let match: [CompiledCondition]
     let time: CompiledTime?
     let windows: [CompiledWindow]
 
-    init(match: [CompiledCondition], time: CompiledTime?, windows: [CompiledWindow]) {
+    init(
+        select: (kind: Selection.Kind, pointer: JSONPointer)?, match: [CompiledCondition], time: CompiledTime?,
+        windows: [CompiledWindow]
+    ) {
+        self.select = select
         self.match = match
         self.time = time
         self.windows = windows

@@ -71,8 +71,22 @@ struct RecordExtractor {
         }
         let context = RecordContext(
             parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [])
-        for rule in input.limits where rule.match.allHold(in: context) {
-            readLimits(rule, context, line: line, into: &result)
+        for rule in input.limits {
+            guard let select = rule.select else {
+                if rule.match.allHold(in: context) { readLimits(rule, context, line: line, into: &result) }
+                continue
+            }
+            let elements: [JSONRef] =
+                switch (select.kind, parser.value(at: select.pointer, in: root)) {
+                case (.arrayElements, .array(let ref)?): Array(parser.elements(of: ref))
+                case (.objectEntries, .object(let ref)?): parser.entries(of: ref).map(\.1)
+                default: []
+                }
+            for element in elements {
+                let c = RecordContext(
+                    parser: parser, root: root, element: element, entryKey: nil, variables: state.variables, decoded: [])
+                if rule.match.allHold(in: c) { readLimits(rule, c, line: line, into: &result) }
+            }
         }
         for rule in input.records {
             if let pointer = rule.selectPointer, let select = rule.select {

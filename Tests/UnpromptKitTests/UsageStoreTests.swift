@@ -158,9 +158,9 @@ final class UsageStoreTests: XCTestCase {
             UsageStore.schemaVersion)
     }
 
-    /// Schema 4 stored Codex's windows by their slot: those whose length says which window they are are
-    /// renamed to it, the others keep their names.
-    func testAVersionFourStoreNamesItsLimitWindowsByTheirLength() throws {
+    /// Schema 5 and before stored Codex's windows by their slot: those whose length says which window they
+    /// are are renamed to it, the others keep their names.
+    func testAVersionFiveStoreNamesItsLimitWindowsByTheirLength() throws {
         let path = dir + "/u.sqlite"
         _ = try UsageStore(path: path)
         let database = try Database(path: path, options: [.readWrite])
@@ -169,7 +169,7 @@ final class UsageStoreTests: XCTestCase {
             INSERT INTO limit_samples VALUES ('t', 'primary', 1, 10, 300, NULL), ('t', 'secondary', 1, 20, 10080, NULL),
                 ('t', 'primary', 2, 30, 10079, NULL), ('t', 'primary', 3, 40, NULL, NULL), ('t', 'primary', 4, 50, 1440, NULL),
                 ('t', 'limit_reached', 5, 100, 300, NULL);
-            PRAGMA user_version = 4;
+            PRAGMA user_version = 5;
             """)
         _ = try UsageStore(path: path)
         let rows = try database.prepare("SELECT window, time FROM limit_samples ORDER BY time, window").rows()

@@ -44,15 +44,19 @@ struct RecordExtractor {
     /// The source's file name without its folders, for identities scoped to it (`scope: file_name`): it is only
     /// ever hashed into an identity.
     let fileName: String
+    /// When the document was read (milliseconds since 1970): the time of readings whose rule names no time of
+    /// its own (a status line's). Nil for logs, whose readings must carry their time.
+    let readAt: Int64?
     /// One parser per `decode` field, so decoded JSON never invalidates the outer document's values.
     private let decodeParsers: [JSONParser]
     private let modelCache = ModelCache()
 
-    init(input: CompiledInput, timeZone: TimeZone, sourceKey: String, path: String) {
+    init(input: CompiledInput, timeZone: TimeZone, sourceKey: String, path: String, readAt: Int64? = nil) {
         self.input = input
         self.timeZone = timeZone
         self.sourceKey = sourceKey
         fileName = path.split(separator: "/").last.map(String.init) ?? path
+        self.readAt = readAt
         let decodeCount = input.records.map(\.decode.count).max() ?? 0
         decodeParsers = (0..<decodeCount).map { _ in JSONParser() }
     }
@@ -415,9 +419,10 @@ struct RecordExtractor {
             window.usedPercent?.resolve(in: context)?.double.map { (window, $0) }
         }
         guard !readings.isEmpty else { return }
-        guard let spec = rule.time, let timeValue = spec.value.resolve(in: context),
-            let time = TimeParsing.milliseconds(timeValue, format: spec.format, timeZone: timeZone)
-        else {
+        let logged = rule.time.flatMap { spec in
+            spec.value.resolve(in: context).flatMap { TimeParsing.milliseconds($0, format: spec.format, timeZone: timeZone) }
+        }
+        guard let time = rule.time == nil ? readAt : logged else {
             result.skip(SkipReason.badLimitTime, line: line, problem: true)
             return
         }

@@ -100,6 +100,10 @@ enum StoreSchema {
                 }
             }
             if version < 5 {
+                // The person's confirmations of days (`UsageStore+Confirmations`): new tables, nothing moves.
+                try UsageStore.createConfirmationTables(database)
+            }
+            if version < 6 {
                 // Limit windows are named by their length, not by the slot a tool put them in (Codex's primary
                 // and secondary: some plans get a weekly-only primary). Samples stored under a slot's name whose
                 // length says which window they are take that window's name, as a scan now names them; a sample

@@ -70,7 +70,7 @@ enum PricesCommand {
             let check = listing.digestMatches ? "matches the file" : "DOES NOT match the file \(PriceTable.bundledFile)"
             lines.append("  sha256 \(manifest.sha256) (\(check)); \(CountsFormat.grouped(listing.bundledRows)) rows")
         }
-        lines.append("overlay: \(CountsFormat.grouped(listing.overlayRows)) hand-written rows (retired ids, missing long-context rates), each citing its source")
+        lines.append("overlay: \(CountsFormat.grouped(listing.overlayRows)) hand-written rows (retired ids, missing long-context rates, models LiteLLM lacks), each citing its source")
         if let override = listing.override {
             lines.append("override: in force, \(CountsFormat.grouped(override.rows)) rows" + (override.skipped > 0 ? " (\(override.skipped) without an input and an output price, not used)" : ""))
         } else {

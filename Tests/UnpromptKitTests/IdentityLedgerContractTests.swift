@@ -161,6 +161,28 @@ func theFirstRegistrationOfAnAliasStays(_ kind: LedgerKind) throws {
     #expect(try d.admit(aliased(idA, check: true)) == .duplicate, "idA's own copy: a duplicate by its identity")
 }
 
+/// Records of one alias group never catch one another by the alias; a record of another group that
+/// registered it first does (Copilot's per-request rows and its session totals stand for the same usage).
+@Test(arguments: LedgerKind.allCases)
+func anAliasGroupCatchesOnlyAnotherGroup(_ kind: LedgerKind) throws {
+    let alias = Identity(high: 9, low: 9)
+    let rows = Identity(high: 70, low: 1)
+    let totals = Identity(high: 70, low: 2)
+    func grouped(_ identity: Identity, _ group: Identity) -> TokenEvent {
+        TokenEvent(
+            tool: "t", time: 0, model: "m", counts: TokenCounts(input: 1), identity: identity, keep: .first, alias: alias,
+            checkAlias: true, aliasOwner: group)
+    }
+    let d = try kind.fresh()
+    #expect(try d.admit(grouped(idA, totals)) == .counted, "the first session total registers for its group")
+    #expect(try d.admit(grouped(idB, totals)) == .counted, "a second total of the same group is not caught")
+    #expect(try d.admit(grouped(Identity(high: 5, low: 5), rows)) == .duplicate, "a row, once totals came first")
+    let e = try kind.fresh()
+    #expect(try e.admit(grouped(idA, rows)) == .counted)
+    #expect(try e.admit(grouped(idB, rows)) == .counted, "rows of one session")
+    #expect(try e.admit(grouped(Identity(high: 5, low: 5), totals)) == .duplicate, "a total, once rows came first")
+}
+
 @Test(arguments: LedgerKind.allCases)
 func aNilIdentityIsAlwaysCounted(_ kind: LedgerKind) throws {
     let d = try kind.fresh()

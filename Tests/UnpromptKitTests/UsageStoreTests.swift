@@ -158,6 +158,25 @@ final class UsageStoreTests: XCTestCase {
             UsageStore.schemaVersion)
     }
 
+    /// Schema 5 and before stored Codex's windows by their slot: those whose length says which window they
+    /// are are renamed to it, the others keep their names.
+    func testAVersionFiveStoreNamesItsLimitWindowsByTheirLength() throws {
+        let path = dir + "/u.sqlite"
+        _ = try UsageStore(path: path)
+        let database = try Database(path: path, options: [.readWrite])
+        try database.execute(
+            """
+            INSERT INTO limit_samples VALUES ('t', 'primary', 1, 10, 300, NULL), ('t', 'secondary', 1, 20, 10080, NULL),
+                ('t', 'primary', 2, 30, 10079, NULL), ('t', 'primary', 3, 40, NULL, NULL), ('t', 'primary', 4, 50, 1440, NULL),
+                ('t', 'limit_reached', 5, 100, 300, NULL);
+            PRAGMA user_version = 5;
+            """)
+        _ = try UsageStore(path: path)
+        let rows = try database.prepare("SELECT window, time FROM limit_samples ORDER BY time, window").rows()
+            .map { "\($0.text(0) ?? "")@\($0.int(1) ?? 0)" }
+        XCTAssertEqual(rows, ["five_hour@1", "weekly@1", "weekly@2", "primary@3", "primary@4", "limit_reached@5"])
+    }
+
     /// Schema 2 kept no prompt size and no logged cost: its rows move to the unknown band, and a record
     /// replaced later leaves exactly that band.
     func testAVersionTwoStoreKeepsItsCountsInTheUnknownBand() throws {

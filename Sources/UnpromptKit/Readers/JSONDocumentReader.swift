@@ -57,7 +57,7 @@ final class JSONDocumentReader: SourceReader {
         result.lines = 1
         let values = try siblings?.values(besides: path, into: &result)
         parser.extract(rootPaths, in: root)
-        let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey)
+        let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey, path: path)
         var documentState = result.state
         extractor.process(root: root, parser: parser, line: 1, state: &documentState, into: &result, siblings: values)
         result.state = documentState

@@ -51,7 +51,7 @@ final class LineReader: SourceReader {
         var result = SourceReadResult()
         result.state = state
         result.endOffset = offset
-        let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey)
+        let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey, path: path)
         var filled = 0
         var discarding = false  // inside a line longer than maxLineBytes
         var discarded: Int64 = 0  // its bytes dropped so far; consumed only once its newline is seen

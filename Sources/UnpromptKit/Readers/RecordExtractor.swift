@@ -41,6 +41,9 @@ struct RecordExtractor {
     let timeZone: TimeZone
     /// Hash of the source's path, for identities scoped to one source.
     let sourceKey: String
+    /// The source's file name without its folders, for identities scoped to it (`scope: file_name`): it is only
+    /// ever hashed into an identity.
+    let fileName: String
     /// When the document was read (milliseconds since 1970): the time of readings whose rule names no time of
     /// its own (a status line's). Nil for logs, whose readings must carry their time.
     let readAt: Int64?
@@ -48,10 +51,11 @@ struct RecordExtractor {
     private let decodeParsers: [JSONParser]
     private let modelCache = ModelCache()
 
-    init(input: CompiledInput, timeZone: TimeZone, sourceKey: String, readAt: Int64? = nil) {
+    init(input: CompiledInput, timeZone: TimeZone, sourceKey: String, path: String, readAt: Int64? = nil) {
         self.input = input
         self.timeZone = timeZone
         self.sourceKey = sourceKey
+        fileName = path.split(separator: "/").last.map(String.init) ?? path
         self.readAt = readAt
         let decodeCount = input.records.map(\.decode.count).max() ?? 0
         decodeParsers = (0..<decodeCount).map { _ in JSONParser() }
@@ -71,8 +75,22 @@ struct RecordExtractor {
         }
         let context = RecordContext(
             parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [])
-        for rule in input.limits where rule.match.allHold(in: context) {
-            readLimits(rule, context, line: line, into: &result)
+        for rule in input.limits {
+            guard let select = rule.select else {
+                if rule.match.allHold(in: context) { readLimits(rule, context, line: line, into: &result) }
+                continue
+            }
+            let elements: [JSONRef] =
+                switch (select.kind, parser.value(at: select.pointer, in: root)) {
+                case (.arrayElements, .array(let ref)?): Array(parser.elements(of: ref))
+                case (.objectEntries, .object(let ref)?): parser.entries(of: ref).map(\.1)
+                default: []
+                }
+            for element in elements {
+                let c = RecordContext(
+                    parser: parser, root: root, element: element, entryKey: nil, variables: state.variables, decoded: [])
+                if rule.match.allHold(in: c) { readLimits(rule, c, line: line, into: &result) }
+            }
         }
         for rule in input.records {
             if let pointer = rule.selectPointer, let select = rule.select {
@@ -213,9 +231,10 @@ struct RecordExtractor {
         result.events.append(
             TokenEvent(
                 tool: input.tool, time: time, model: model, counts: counts,
-                loggedCost: loggedCost, identity: identity.value,
+                loggedCost: loggedCost, identity: identity.value, legacyIdentity: identity.legacy,
                 keep: identity.fromKey ? rule.keep : .first,
                 alias: alias(rule, context), checkAlias: !rule.aliasKey.isEmpty && rule.aliasCheck.allHold(in: context),
+                aliasOwner: rule.aliasGroup.map(aliasGroup),
                 estimated: rule.estimated))
     }
 
@@ -272,12 +291,14 @@ struct RecordExtractor {
         var input = max(raw.input ?? 0, 0)
         var output = max(raw.output ?? 0, 0)
         let cache = cacheRead + write5m + write1h
+        var loggedTotal: Int64?
+        if let totalField = rule.tokens.total, case .count(let total) = readCount(totalField, context) { loggedTotal = total }
         func answer(_ flag: CountingFlag, _ conditions: [CompiledCondition]) -> CountingAnswer {
             switch flag {
             case .always(let value): value ? .yes : .no
             case .conditional(_, let then, let otherwise): conditions.allHold(in: context) ? then : otherwise
             case .auto: .auto
-            case .byTotal(let otherwise): otherwise ? .yes : .no
+            case .byTotal(let otherwise, let withoutTotal): (loggedTotal == nil ? withoutTotal : otherwise) ? .yes : .no
             }
         }
         var includesCache: Bool
@@ -288,7 +309,7 @@ struct RecordExtractor {
         }
         // `auto` is refused for reasoning by the loader; read as the usual case, reasoning inside output.
         var outputIncludesReasoning = answer(rule.counting.outputIncludesReasoning, rule.countingConditions.reasoning) != .no
-        if let totalField = rule.tokens.total, case .count(let total) = readCount(totalField, context) {
+        if let total = loggedTotal {
             // The reading of the counts that adds up to the logged total wins. Readings are tried from the
             // fewest flags turned against their default, so a total that cannot tell keeps the default.
             let byTotal = (input: rule.counting.inputIncludesCache.isByTotal, output: rule.counting.outputIncludesReasoning.isByTotal)
@@ -319,27 +340,63 @@ struct RecordExtractor {
         guard !rule.aliasKey.isEmpty else { return nil }
         let values = rule.aliasKey.map { $0.resolve(in: context) }
         guard values.allSatisfy({ $0 != nil }) else { return nil }
-        var hasher = IdentityHasher()
+        var hasher = KeyHasher()
         hasher.combine(input.identitySpace)
         hasher.combine("alias")
-        if rule.identityScope == .source { hasher.combine(sourceKey) }
-        for value in values { value!.hash(into: &hasher) }
-        return hasher.finalize()
+        hashScope(rule.identityScope, into: &hasher)
+        for value in values { hasher.combine(value!) }
+        return hasher.finalize().identity
+    }
+
+    /// Who registers an alias for every record of the group: one hash for the group, apart from every identity.
+    private func aliasGroup(_ group: String) -> Identity {
+        var hasher = KeyHasher()
+        hasher.combine(input.identitySpace)
+        hasher.combine("alias-group")
+        hasher.combine(group)
+        return hasher.finalize().identity
+    }
+
+    private func hashScope(_ scope: IdentityScope, into hasher: inout KeyHasher) {
+        switch scope {
+        case .global: break
+        case .source: hasher.combine(sourceKey)
+        case .fileName:
+            hasher.combine("file")
+            hasher.combine(fileName)
+        }
+    }
+
+    /// The identity older versions gave the record, from the descriptor's `former` key, hashed as they did (an
+    /// object as its bytes); nil when that key is incomplete.
+    private func formerIdentity(_ rule: CompiledRecord, _ context: RecordContext) -> Identity? {
+        let values = rule.formerKey.map { $0.resolve(in: context) }
+        guard values.allSatisfy({ $0 != nil }) else { return nil }
+        var hasher = KeyHasher()
+        hasher.combine(input.identitySpace)
+        hashScope(rule.formerScope, into: &hasher)
+        for value in values { hasher.combine(value!) }
+        let (identity, asWritten) = hasher.finalize()
+        return asWritten ?? identity
     }
 
     /// The record's identity from the descriptor's key (or fallback). A record with neither is named by
     /// its own content, so reading a file again after a truncation or rewrite cannot count it twice; two
     /// byte-identical records are one record written twice. `fromKey` says which: a content identity is kept
-    /// under `first`.
-    private func identity(_ rule: CompiledRecord, _ context: RecordContext) -> (value: Identity, fromKey: Bool) {
+    /// under `first`. A key's objects and arrays are hashed in their canonical text (`CanonicalJSON`); `legacy`
+    /// is the hash of their bytes as written, which older versions stored, when it is another.
+    private func identity(
+        _ rule: CompiledRecord, _ context: RecordContext
+    ) -> (value: Identity, legacy: Identity?, fromKey: Bool) {
         for key in [rule.identityKey, rule.identityFallback] where !key.isEmpty {
             let values = key.map { $0.resolve(in: context) }
             guard values.allSatisfy({ $0 != nil }) else { continue }
-            var hasher = IdentityHasher()
+            var hasher = KeyHasher()
             hasher.combine(input.identitySpace)
-            if rule.identityScope == .source { hasher.combine(sourceKey) }
-            for value in values { value!.hash(into: &hasher) }
-            return (hasher.finalize(), true)
+            hashScope(rule.identityScope, into: &hasher)
+            for value in values { hasher.combine(value!) }
+            let (identity, legacy) = hasher.finalize()
+            return (identity, rule.formerKey.isEmpty ? legacy : formerIdentity(rule, context), true)
         }
         var hasher = IdentityHasher()
         hasher.combine(input.identitySpace)
@@ -351,7 +408,7 @@ struct RecordExtractor {
             hasher.combine(context.entryKey ?? "")
             FieldValue.composite(context.element, context.parser).hash(into: &hasher)
         }
-        return (hasher.finalize(), false)
+        return (hasher.finalize(), nil, false)
     }
 
     private func readLimits(
@@ -376,10 +433,11 @@ struct RecordExtractor {
             if resetsAt == nil, let seconds = window.resetsIn?.resolve(in: context)?.double, seconds.isFinite {
                 resetsAt = time + Int64((seconds * 1000).rounded())
             }
+            let minutes = window.windowMinutes?.resolve(in: context)?.count
             result.limits.append(
                 LimitSample(
-                    tool: input.tool, time: time, window: window.name, usedPercent: used,
-                    windowMinutes: window.windowMinutes?.resolve(in: context)?.count, resetsAt: resetsAt))
+                    tool: input.tool, time: time, window: minutes.flatMap { window.namesByMinutes[$0] } ?? window.name,
+                    usedPercent: used, windowMinutes: minutes, resetsAt: resetsAt))
         }
     }
 }

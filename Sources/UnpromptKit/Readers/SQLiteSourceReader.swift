@@ -11,8 +11,8 @@ import Foundation
 ///   is exact because no writer has it open, and a writer that opens it later writes a `-wal`, which the
 ///   next scan sees as a change.
 /// - The query runs in one short read transaction. An input may give variants of its query for the schemas
-///   its tool has had: the first whose `requires` tables all exist is run, and a database that no variant
-///   fits has nothing for this input (no rows, no error).
+///   its tool has had: the first whose `requires` tables (and `table.column` columns) all exist is run, and a
+///   database that no variant fits has nothing for this input (no rows, no error).
 /// - With a watermark, `:watermark` is bound to the highest value read before (the smallest value of all on
 ///   the first read; SQLite orders numbers before text), and the highest value seen is kept in the source's
 ///   state. Use `>=` so rows written later with the same value are not missed; identities keep the rows read
@@ -71,7 +71,25 @@ final class SQLiteSourceReader: SourceReader {
         try database.transaction(immediate: false) { () throws(StoreError) in
             let tables = Set(
                 try database.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").rows().compactMap { $0.text(0) })
-            guard let query = queries.first(where: { $0.requires.allSatisfy(tables.contains) }) else { return }
+            var columns: [String: Set<String>] = [:]
+            func exists(_ requirement: String) throws(StoreError) -> Bool {
+                // `table.column`: the table, with that column.
+                guard let dot = requirement.firstIndex(of: ".") else { return tables.contains(requirement) }
+                let table = String(requirement[..<dot])
+                guard tables.contains(table) else { return false }
+                if columns[table] == nil {
+                    columns[table] = Set(
+                        try database.prepare("SELECT name FROM pragma_table_info(?1)").rows([.text(table)]).compactMap { $0.text(0) })
+                }
+                return columns[table]!.contains(String(requirement[requirement.index(after: dot)...]))
+            }
+            var chosen: SQLQuery?
+            variants: for query in queries {
+                for requirement in query.requires where !(try exists(requirement)) { continue variants }
+                chosen = query
+                break
+            }
+            guard let query = chosen else { return }
             let statement = try database.prepare(query.sql)
             let names = statement.columnNames
             let watermarkColumn = query.watermark.flatMap { names.firstIndex(of: $0) }
@@ -79,7 +97,7 @@ final class SQLiteSourceReader: SourceReader {
                 throw StoreError(message: "the query returns no column named '\(query.watermark!)' (its watermark)", busy: false)
             }
             let bound: [SQLValue] = statement.parameterCount == 0 ? [] : [Self.value(of: result.state.watermark)]
-            let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey)
+            let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey, path: path)
             var state = result.state
             var highest = state.watermark
             var rowNumber = 0

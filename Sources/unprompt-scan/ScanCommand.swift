@@ -24,7 +24,7 @@ enum ScanCommand {
             print(text(report))
             print(TodaySummary.text(today, view.queries))
         }
-        return report.readEverything ? .success : .sourcesUnreadable
+        return StoreFailure.report(view.storeProblems) ?? (report.readEverything ? .success : .sourcesUnreadable)
     }
 
     static func json(_ report: ScanReport) -> JSON {

@@ -46,7 +46,8 @@ enum ViewOpener {
     }
 
     /// The body of a view: opens it, renders its queries, prints the result, and exits with the scan's
-    /// status (`ScanWarning`); a store that cannot be read is reported with exit status 4.
+    /// status (`ScanWarning`); a store that cannot be read is reported with exit status 4, and so is one that
+    /// can but holds something wrong (after the view, which shows what it holds).
     static func show(
         _ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String],
         render: (UsageQueries) throws(StoreError) -> String
@@ -64,7 +65,7 @@ enum ViewOpener {
             return StoreFailure.report(error)
         }
         print(output)
-        return status
+        return StoreFailure.report(view.storeProblems) ?? status
     }
 }
 
@@ -73,6 +74,12 @@ enum StoreFailure {
     static func report(_ error: StoreError) -> ExitCode {
         printError("unprompt-scan: store: \(error.message)")
         return .store
+    }
+
+    /// What is wrong with a store that opened, each said once; nil when nothing is.
+    static func report(_ problems: [StoreProblem]) -> ExitCode? {
+        for problem in problems { printError("unprompt-scan: store: \(problem.message)") }
+        return problems.isEmpty ? nil : .store
     }
 }
 

@@ -13,7 +13,7 @@ public struct DayReading: Sendable, Equatable {
 
     public init(day: Int64) { self.day = day }
 
-    public var personalTokens: Int64 { tokens - workTokens }
+    public var personalTokens: Int64 { tokens.saturatingSubtract(workTokens) }
     public var personalUses: Int { uses - workUses }
 }
 
@@ -46,8 +46,10 @@ public enum DayReadings: Sendable {
 
         for row in rows {
             guard let i = index(calendar.day(ofQuarter: row.quarter)) else { continue }
-            days[i].tokens += row.counts.total
-            if workHours.contains(quarter: row.quarter, in: calendar) { days[i].workTokens += row.counts.total }
+            days[i].tokens = days[i].tokens.saturatingAdd(row.counts.total)
+            if workHours.contains(quarter: row.quarter, in: calendar) {
+                days[i].workTokens = days[i].workTokens.saturatingAdd(row.counts.total)
+            }
         }
         for start in Episodes.starts(activity, lastBefore: lastActivityBefore) {
             guard let i = index(calendar.day(ofQuarter: start.quarter)) else { continue }
@@ -60,7 +62,7 @@ public enum DayReadings: Sendable {
             let earliest = max(day - DayBand.baselineDays, historyDay ?? day)
             let previous = earliest < day ? days[Int(earliest - firstDay)..<i].map(\.tokens) : []
             days[i].band = DayBand.of(tokens: days[i].tokens, previousDays: previous)
-            days[i].baseline = previous.isEmpty ? nil : Double(previous.reduce(0, +)) / Double(previous.count)
+            days[i].baseline = previous.isEmpty ? nil : Double(previous.reduce(Int64(0)) { $0.saturatingAdd($1) }) / Double(previous.count)
         }
         return Array(days[Int(fromDay - firstDay)...])
     }

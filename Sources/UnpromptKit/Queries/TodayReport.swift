@@ -21,7 +21,7 @@ public struct TodayReport: Sendable {
     public let estimate: LiveEstimate.Reading
 
     /// The pace in whole tokens a minute, rounded down (an estimate never rounds up).
-    public var tokensPerMinute: Int64 { Int64((pace * 60).rounded(.down)) }
+    public var tokensPerMinute: Int64 { Int64(saturating: (pace * 60).rounded(.down)) }
 }
 
 extension UsageQueries {

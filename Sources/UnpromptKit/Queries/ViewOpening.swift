@@ -36,10 +36,12 @@ public enum ViewOpeningError: Error {
     case store(StoreError)
 }
 
-/// A view, opened: its queries, and the scan that brought the store up to date (nil with `scan: false`).
+/// A view, opened: its queries, the scan that brought the store up to date (nil with `scan: false`), and what
+/// is wrong with the store (`UsageStore.problems`), to be said beside the view.
 public struct OpenedView: Sendable {
     public let queries: UsageQueries
     public let scan: ScanReport?
+    public let storeProblems: [StoreProblem]
 }
 
 extension UsageQueries {
@@ -63,6 +65,7 @@ extension UsageQueries {
         }
         let store: UsageStore?
         var report: ScanReport?
+        let problems: [StoreProblem]
         do {
             if request.scan {
                 let opened = try UsageStore(path: request.storePath)
@@ -72,12 +75,13 @@ extension UsageQueries {
                 store = FileManager.default.fileExists(atPath: request.storePath)
                     ? try UsageStore(path: request.storePath, readOnly: true) : nil
             }
+            problems = try store?.problems() ?? []
         } catch {
             throw .store(error)
         }
         let queries = UsageQueries(
             store: store, readings: readings, zone: request.zone, workHours: settings.workHours, now: request.now,
             descriptors: descriptors)
-        return OpenedView(queries: queries, scan: report)
+        return OpenedView(queries: queries, scan: report, storeProblems: problems)
     }
 }

@@ -246,14 +246,14 @@ struct RecordExtractor {
     }
 
     /// The sum of a count field's present addends; absent when all are absent; invalid when one is present
-    /// but not a count, or the sum overflows.
+    /// but not a count, or the sum is above what one record may count (`TokenCounts.recordCeiling`).
     private func readCount(_ addends: [CompiledValue], _ context: RecordContext) -> CountRead {
         var sum: Int64?
         for value in addends {
             guard let found = value.resolve(in: context) else { continue }
             guard let count = found.count else { return .invalid }
             let (next, overflow) = (sum ?? 0).addingReportingOverflow(count)
-            if overflow { return .invalid }
+            if overflow || next > TokenCounts.recordCeiling { return .invalid }
             sum = next
         }
         return sum.map { .count($0) } ?? .absent

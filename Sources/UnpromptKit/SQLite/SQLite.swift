@@ -190,6 +190,14 @@ final class Statement {
         }
 
         func int(_ index: Int) -> Int64? { if case .integer(let v) = values[index] { v } else { nil } }
+        /// An integer, or a real held within Int64: SQLite turns an integer sum that overflows into a real.
+        func count(_ index: Int) -> Int64? {
+            switch values[index] {
+            case .integer(let v): v
+            case .real(let v): Int64(saturating: v)
+            default: nil
+            }
+        }
         func double(_ index: Int) -> Double? {
             switch values[index] {
             case .real(let v): v

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+import UnpromptTestSupport
+
+/// The hostile inputs of the reliability issue, each as a person meets it: the binary run on it, then the
+/// store and every output checked. Each refuses what it must, without crashing, losing, leaking or writing
+/// where it must not.
+struct HostileInputTests {
+    static let claudeLog = ".claude/projects/p/a.jsonl"
+
+    /// The views a person runs, with what each must print: every one must survive what the store holds.
+    static let views: [[String]] = [
+        ["daily", "--since", "2026-01-01", "--no-scan"], ["daily", "--json", "--since", "2026-01-01", "--no-scan"],
+        ["monthly", "--no-scan"], ["monthly", "--json", "--no-scan"], ["today", "--no-scan"], ["today", "--json", "--no-scan"],
+        ["calendar", "--month", "2026-04", "--no-scan"], ["calendar", "--month", "2026-04", "--json", "--no-scan"],
+        ["limits", "--no-scan"], ["snapshot", "--no-scan"], ["prices"], ["prices", "--json"], [],
+    ]
+
+    // MARK: 1. Int64 overflow
+
+    @Test func int64OverflowCountIsABadValueAndTheRestCounts() throws {
+        let home = try HostileHome("overflow-count")
+        defer { home.remove() }
+        try home.write(
+            HostileHome.claudeRecord("a", input: "100") + HostileHome.claudeRecord("b", input: "9223372036854775807")
+                + HostileHome.claudeRecord("c", input: String(TokenCeiling.value))
+                + HostileHome.claudeRecord("d", input: String(TokenCeiling.value + 1)),
+            at: Self.claudeLog)
+        let scan = try home.run(["--json"])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(scan.stdout.contains(#""bad-value":2"#), "\(scan.stdout)")
+        let stored = try StoreReader.totals(store: home.store)["claude-code"]
+        #expect(stored == StoreTotals(input: 100 + TokenCeiling.value, output: 2, events: 2))
+        for view in Self.views {
+            let output = try home.run(view)
+            #expect(output.status == 0, "\(view): \(output.stderr)")
+        }
+    }
+
+    @Test func int64OverflowSumOfRecordsNeverTraps() throws {
+        let home = try HostileHome("overflow-sum")
+        defer { home.remove() }
+        // Three records of 2^62: each over the ceiling, and their sum past Int64.max.
+        let huge = "4611686018427387904"
+        try home.write(
+            HostileHome.claudeRecord("c", input: huge) + HostileHome.claudeRecord("d", input: huge)
+                + HostileHome.claudeRecord("e", input: huge) + HostileHome.claudeRecord("f", input: "7"),
+            at: Self.claudeLog)
+        let dryRun = try home.run(["--dry-run", "--reader", "claude-code", "--json"])
+        #expect(dryRun.status == 0, "\(dryRun.stderr)")
+        #expect(dryRun.stdout.contains(#""bad-value":3"#), "\(dryRun.stdout)")
+        let scan = try home.run([])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(try StoreReader.totals(store: home.store)["claude-code"] == StoreTotals(input: 7, output: 1, events: 1))
+    }
+
+    /// A store an older version wrote with a count no record can give, and sums that overflow: every view
+    /// still shows it (the sums held at Int64.max), and says the store holds such rows (exit status 4).
+    @Test func int64OverflowStoreStillOpensAndSaysSo() throws {
+        let home = try HostileHome("overflow-store")
+        defer { home.remove() }
+        try home.write(
+            HostileHome.claudeRecord("a", input: "100") + HostileHome.claudeRecord("b", input: "5", output: 9),
+            at: Self.claudeLog)
+        #expect(try home.run([]).status == 0)
+        // Two rows of Int64.max in one day (an older version stored such a record), and a row SQLite turned into
+        // a real number when a sum overflowed.
+        _ = try Python.run(
+            """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("UPDATE buckets SET input = 9223372036854775807")
+            db.execute("INSERT INTO buckets SELECT quarter + 1, tool, model, context_above, cost_logged, input, "
+                       "cache_read, cache_write_5m, cache_write_1h, 1.5e19, reasoning, events, logged_cost_nanos, "
+                       "estimated_events FROM buckets")
+            db.commit()
+            """, arguments: [home.store])
+        for view in Self.views {
+            let output = try home.run(view)
+            #expect(output.status == 4, "\(view): \(output.stderr)")
+            #expect(!output.stdout.isEmpty, "\(view) shows the store as it is")
+            #expect(
+                output.stderr.contains("store: 2 bucket rows hold counts no record could give"), "\(view): \(output.stderr)")
+        }
+        let daily = try home.run(["daily", "--json", "--since", "2026-01-01", "--no-scan"])
+        #expect(daily.stdout.contains(#""totals":{"input":9223372036854775807,"output":9223372036854775807"#), "\(daily.stdout)")
+    }
+}
+
+/// `TokenCounts.recordCeiling`, as the tests know it (the binary's library is not linked into this target).
+enum TokenCeiling {
+    static let value: Int64 = 1_000_000_000_000
+}

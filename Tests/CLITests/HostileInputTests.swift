@@ -85,6 +85,39 @@ struct HostileInputTests {
         let daily = try home.run(["daily", "--json", "--since", "2026-01-01", "--no-scan"])
         #expect(daily.stdout.contains(#""totals":{"input":9223372036854775807,"output":9223372036854775807"#), "\(daily.stdout)")
     }
+
+    // MARK: 2. Non-UTF-8 file and folder names
+
+    @Test func nonUTF8NamesAreReadAndNeverPrinted() throws {
+        let home = try HostileHome("non-utf8")
+        defer { home.remove() }
+        let projects = Array(".claude/projects/".utf8)
+        try home.write(HostileHome.claudeRecord("a", input: "100"), at: projects + Array("ok/a.jsonl".utf8))
+        try home.write(HostileHome.claudeRecord("b", input: "7"), at: projects + Array("ok/b".utf8) + [0xFF] + Array(".jsonl".utf8))
+        // A Latin-1 "café" folder.
+        try home.write(HostileHome.claudeRecord("c", input: "11"), at: projects + [0x63, 0x61, 0x66, 0xE9] + Array("/c.jsonl".utf8))
+        // An Aider repository in a Latin-1 "projet-été" folder.
+        try home.write(
+            "# aider chat started at 2026-04-05 10:00:00\n> Main model: gpt-5 with diff\n> Tokens: 1.0k sent, 100 received.\n",
+            at: Array("projet-".utf8) + [0xE9, 0x74, 0xE9] + Array("/.aider.chat.history.md".utf8))
+        var outputs: [Binary.Output] = []
+        let scan = try home.run(["--json"])
+        outputs.append(scan)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let stored = try StoreReader.totals(store: home.store)
+        #expect(stored["claude-code"] == StoreTotals(input: 118, output: 3, events: 3))
+        #expect(stored["aider"] == StoreTotals(input: 1000, output: 100, events: 1))
+        let claude = try home.run(["--dry-run", "--reader", "claude-code"])
+        let aider = try home.run(["--dry-run", "--reader", "aider"])
+        outputs += [claude, aider, try home.run(["--dry-run", "--json"])]
+        #expect(claude.stdout.contains("sources 3"), "\(claude.stdout)")
+        #expect(aider.stdout.contains("sources 1"), "\(aider.stdout)")
+        for output in outputs {
+            for text in [output.stdout, output.stderr] {
+                #expect(!text.contains("\u{FFFD}") && !text.contains("caf") && !text.contains("projet"), "\(text)")
+            }
+        }
+    }
 }
 
 /// `TokenCounts.recordCeiling`, as the tests know it (the binary's library is not linked into this target).

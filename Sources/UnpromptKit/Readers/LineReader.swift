@@ -194,4 +194,7 @@ public struct SourceReadError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(operation) failed: \(detail)" }
+
+    /// A FIFO, socket or device where a log was expected: never read, since reading one could wait for ever.
+    public static let notARegularFile = SourceReadError(operation: "open", detail: "not a regular file")
 }

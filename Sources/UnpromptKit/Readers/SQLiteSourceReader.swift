@@ -167,10 +167,14 @@ final class SQLiteSourceReader: SourceReader {
         }
     }
 
+    /// The path's bytes (`SystemPath`) percent-encoded, except the characters a URI path keeps as they are.
     static func uri(_ path: String, immutable: Bool) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "?#")
-        let encoded = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+        var encoded = ""
+        for byte in SystemPath.bytes(path) {
+            let kept = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || "/-._~!$&'()*+,;=:@".utf8.contains(byte)
+            encoded += kept ? String(UnicodeScalar(byte)) : String(format: "%%%02X", byte)
+        }
         return "file:\(encoded)?mode=ro" + (immutable ? "&immutable=1" : "")
     }
 
@@ -182,6 +186,6 @@ final class SQLiteSourceReader: SourceReader {
     }
 
     static func hasSidecars(_ path: String) -> Bool {
-        FileManager.default.fileExists(atPath: path + "-wal") || FileManager.default.fileExists(atPath: path + "-shm")
+        SystemPath.exists(path + "-wal") || SystemPath.exists(path + "-shm")
     }
 }

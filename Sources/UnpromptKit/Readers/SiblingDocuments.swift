@@ -96,7 +96,7 @@ final class SiblingReader {
 
     /// Parses the sibling at `path`, or returns nil when it holds nothing to read (counting a malformed one).
     private func parse(_ path: String, into result: inout SourceReadResult) throws(SourceReadError) -> JSONRef? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = SystemPath.openForReading(path)
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw SourceReadError(errno: errno, operation: "open a sibling document")

@@ -118,6 +118,41 @@ struct HostileInputTests {
             }
         }
     }
+
+    // MARK: 3. A foreign SQLite database given as --store
+
+    @Test func foreignSQLiteDatabaseIsNeverWrittenInto() throws {
+        let home = try HostileHome("foreign-store")
+        defer { home.remove() }
+        try home.write(HostileHome.claudeRecord("a", input: "100"), at: Self.claudeLog)
+        for (name, setup) in [
+            ("notes", "PRAGMA journal_mode = DELETE"), ("notes-wal", "PRAGMA journal_mode = WAL"),
+            ("other-id", "PRAGMA application_id = 42"),
+            // Another application's database that happens to have a table of a store's name.
+            ("lookalike", "CREATE TABLE buckets(x)"),
+        ] {
+            let path = home.directory + "/\(name).db"
+            _ = try Python.run(
+                """
+                import sqlite3, sys
+                db = sqlite3.connect(sys.argv[1])
+                db.execute(sys.argv[2])
+                db.execute("CREATE TABLE notes(x)")
+                db.execute("INSERT INTO notes VALUES ('precious')")
+                db.commit()
+                db.close()
+                """, arguments: [path, setup])
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            for arguments in [["--store", path], ["daily", "--no-scan", "--store", path], ["prices", "--store", path]] {
+                let output = try home.run(arguments)
+                #expect(output.status == 4, "\(name) \(arguments): \(output.stderr)")
+                #expect(output.stderr.contains("is not an Unprompt store"), "\(name): \(output.stderr)")
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "\(name) is byte for byte as it was")
+            let beside = try FileManager.default.contentsOfDirectory(atPath: home.directory).filter { $0.hasPrefix(name + ".db") }
+            #expect(beside == [name + ".db"], "\(name): nothing is left beside it")
+        }
+    }
 }
 
 /// `TokenCounts.recordCeiling`, as the tests know it (the binary's library is not linked into this target).

@@ -24,11 +24,12 @@ public final class UsageStore: Sendable {
         #endif
     }
 
-    /// Opens (creating when missing) and migrates the store. A file that is not a store, is damaged, or was
-    /// written by a newer version is refused with a clear message, and never recreated.
+    /// Opens (creating when missing) and migrates the store. A file that is not a store (`StoreFile`), is
+    /// damaged, or was written by a newer version is refused with a clear message, and never written into.
     public init(path: String, readOnly: Bool = false) throws(StoreError) {
         self.path = path
-        let exists = FileManager.default.fileExists(atPath: path)
+        let kind = try StoreFile.examine(path)
+        let exists = kind != .missing
         if !exists, readOnly {
             throw StoreError(message: "no store at this path yet: run a scan first", busy: false)
         }
@@ -44,7 +45,13 @@ public final class UsageStore: Sendable {
         // store at once take turns instead of one failing.
         let lock = readOnly ? nil : try StoreLock(storePath: path)
         defer { lock?.release() }
+        // Examined again under the lock: another process may have created the store meanwhile.
+        let current = readOnly ? kind : try StoreFile.examine(path)
         let database = try Database(path: path, options: readOnly ? [.readOnly] : [.readWrite, .create])
+        if !readOnly, current != .store(marked: true) {
+            // Marked first, before anything else is written: a new store is never without its mark.
+            try database.execute("PRAGMA application_id = \(StoreFile.applicationID)")
+        }
         let version: Int64
         do {
             version = try database.prepare("PRAGMA user_version").rows().first?.int(0) ?? 0

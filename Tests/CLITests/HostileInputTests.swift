@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import UnpromptTestSupport
 
+@testable import unprompt_scan
+
 /// The hostile inputs of the reliability issue, each as a person meets it: the binary run on it, then the
 /// store and every output checked. Each refuses what it must, without crashing, losing, leaking or writing
 /// where it must not.
@@ -152,6 +154,32 @@ struct HostileInputTests {
             let beside = try FileManager.default.contentsOfDirectory(atPath: home.directory).filter { $0.hasPrefix(name + ".db") }
             #expect(beside == [name + ".db"], "\(name): nothing is left beside it")
         }
+    }
+
+    // MARK: 4. Empty option values
+
+    /// `--store ''` once scanned into SQLite's throw-away database and left `./.lock`: every option's empty or
+    /// missing value is a usage error, before anything is opened, created or scanned.
+    @Test func emptyOptionValueIsAUsageErrorAndWritesNothing() throws {
+        let home = try HostileHome("empty-option")
+        defer { home.remove() }
+        try home.write(HostileHome.claudeRecord("a", input: "100"), at: Self.claudeLog)
+        let work = home.directory + "/work"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        for option in Option.all where option.value != nil {
+            for spelling in [[option.name, ""], [option.name + "="], [option.name]] {
+                let process = Binary.process(spelling, environment: ["HOME": home.home])
+                process.currentDirectoryURL = URL(fileURLWithPath: work)
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                try process.run()
+                process.waitUntilExit()
+                #expect(process.terminationStatus == 2, "\(spelling)")
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work).isEmpty, "nothing written in the working folder")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.home) == [".claude"], "nothing written in the home")
+        #expect(!FileManager.default.fileExists(atPath: home.store))
     }
 }
 

@@ -47,6 +47,35 @@ final class Database {
         sqlite3_close_v2(handle)
     }
 
+    /// Work left before every statement of this connection is stopped, counted in thousands of SQLite's
+    /// virtual-machine steps (`sqlite3_progress_handler`); nil: no limit.
+    private final class WorkBudget {
+        var remaining: Int64
+        init(_ remaining: Int64) { self.remaining = remaining }
+    }
+
+    private var budget: WorkBudget?
+
+    /// Stops the statement running, and every later one, once `steps` virtual-machine steps have run on this
+    /// connection: a query that never ends (a recursive CTE) fails with SQLITE_INTERRUPT instead of hanging.
+    func limitWork(toSteps steps: Int64) {
+        let budget = WorkBudget(max(1, steps / 1000))
+        self.budget = budget
+        sqlite3_progress_handler(
+            handle, 1000,
+            { context in
+                let budget = Unmanaged<WorkBudget>.fromOpaque(context!).takeUnretainedValue()
+                budget.remaining -= 1
+                return budget.remaining < 0 ? 1 : 0
+            }, Unmanaged.passUnretained(budget).toOpaque())
+    }
+
+    /// Whether `limitWork` stopped a statement.
+    var workExhausted: Bool { (budget?.remaining ?? 0) < 0 }
+
+    /// Makes the running statement fail with SQLITE_INTERRUPT at its next step.
+    func interrupt() { sqlite3_interrupt(handle) }
+
     func execute(_ sql: String) throws(StoreError) {
         var error: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &error)

@@ -181,6 +181,54 @@ struct HostileInputTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.home) == [".claude"], "nothing written in the home")
         #expect(!FileManager.default.fileExists(atPath: home.store))
     }
+
+    // MARK: 5 and 6. Hostile user descriptors
+
+    /// A text descriptor of the person's own whose usage pattern nests quantifiers (`(\d+)+`): about 0.65 s a
+    /// line unbounded, and the line silently unmatched.
+    @Test func catastrophicRegexLineIsSkippedAsPatternTooSlow() throws {
+        let home = try HostileHome("redos")
+        defer { home.remove() }
+        let descriptor = #"""
+            schema: 1
+            id: redos
+            name: Evil
+            inputs:
+              - format: text
+                sources:
+                  - { root: "~/evil", glob: "*.log" }
+                prefilter: ["Tokens: ", "# started at "]
+                patterns:
+                  header: '^# started at (?<started>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\s*$'
+                  usage: '^Tokens: (?<sent>(\d+)+)+y'
+                carry:
+                  - match: { pattern: header }
+                    set: { started: started }
+                records:
+                  - name: reply
+                    match: { pattern: usage }
+                    time: { path: "@started", as: local }
+                    tokens: { input: sent, output: sent }
+                    counting: { input_includes_cache: false, output_includes_reasoning: true }
+                    identity: { key: [offset], scope: source, keep: first }
+            """#
+        try home.write(descriptor + "\n", at: ".config/unprompt/readers/redos.yaml")
+        let evil = "Tokens: " + String(repeating: "1", count: 34) + " x\n"
+        try home.write(
+            "# started at 2026-04-05 10:00:00\nTokens: 42y\n" + String(repeating: evil, count: 5) + "Tokens: 7y\n",
+            at: "evil/a.log")
+        let validate = try home.run(["readers", "validate", home.home + "/.config/unprompt/readers/redos.yaml"])
+        #expect(validate.status == 0)
+        #expect(validate.stderr.contains("redos.yaml:11:14: warning: '^Tokens: (?<sent>(\\d+)+)+y' repeats a group"), "\(validate.stderr)")
+        // Unbounded, each of the five lines is left unmatched without a word: the skips prove the bound.
+        let dryRun = try home.run(["--dry-run", "--reader", "redos", "--json"])
+        #expect(dryRun.status == 0, "\(dryRun.stderr)")
+        #expect(dryRun.stdout.contains(#""skipped":{"pattern-too-slow":5}"#), "\(dryRun.stdout)")
+        #expect(dryRun.stdout.contains(#""totals":{"input":49,"output":49"#), "\(dryRun.stdout)")
+        let scan = try home.run([])
+        #expect(scan.status == 0)
+        #expect(try StoreReader.totals(store: home.store)["redos"] == StoreTotals(input: 49, output: 49, events: 2))
+    }
 }
 
 /// `TokenCounts.recordCeiling`, as the tests know it (the binary's library is not linked into this target).

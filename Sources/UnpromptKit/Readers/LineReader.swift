@@ -118,7 +118,14 @@ final class LineReader: SourceReader {
             let root: JSONRef
             if let patterns {
                 let line = UnsafeRawBufferPointer(start: buffer + lineStart, count: lineEnd - lineStart)
-                guard let record = patterns.record(for: line, offset: fileOffset + Int64(lineStart)) else { return }
+                let record: [UInt8]
+                switch patterns.record(for: line, offset: fileOffset + Int64(lineStart)) {
+                case .record(let found): record = found
+                case .none: return
+                case .tooSlow:
+                    result.skip(SkipReason.patternTooSlow, line: lineNumber, problem: true)
+                    return
+                }
                 do {
                     root = try record.withUnsafeBytes { bytes throws(JSONParseError) in try parser.parse(copying: bytes) }
                 } catch {

@@ -44,6 +44,7 @@ struct RecordExtractor {
     /// One parser per `decode` field, so decoded JSON never invalidates the outer document's values.
     private let decodeParsers: [JSONParser]
     private let modelCache = ModelCache()
+    private let overrun = PatternOverrun()
 
     init(input: CompiledInput, timeZone: TimeZone, sourceKey: String) {
         self.input = input
@@ -54,19 +55,45 @@ struct RecordExtractor {
     }
 
     /// `siblings`: values read from documents beside a `json` source, given to its records by their time.
+    ///
+    /// A line (or document, or row) on which a pattern used up its work (`BoundedMatch`) gives nothing: what
+    /// its rules did is undone, and it is one `pattern-too-slow` skip.
     func process(
         root: JSONRef, parser: JSONParser, line: Int, state: inout SourceState, into result: inout SourceReadResult,
         siblings: SiblingValues? = nil
     ) {
+        overrun.happened = false
+        // Counts, not copies, of what only grows: holding the arrays would copy them on every line.
+        let before = (
+            state: state, events: result.events.count, limits: result.limits.count, records: result.records,
+            skipped: result.skipped, problems: result.problems.count
+        )
+        apply(root: root, parser: parser, line: line, state: &state, into: &result, siblings: siblings)
+        guard overrun.happened else { return }
+        state = before.state
+        result.events.removeSubrange(before.events...)
+        result.limits.removeSubrange(before.limits...)
+        result.records = before.records
+        result.skipped = before.skipped
+        result.problems.removeSubrange(before.problems...)
+        result.skip(SkipReason.patternTooSlow, line: line, problem: true)
+    }
+
+    private func apply(
+        root: JSONRef, parser: JSONParser, line: Int, state: inout SourceState, into result: inout SourceReadResult,
+        siblings: SiblingValues?
+    ) {
         let lineContext = RecordContext(
-            parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [])
+            parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [],
+            overrun: overrun)
         for rule in input.carry where rule.match.allHold(in: lineContext) {
             for (name, value) in rule.set {
                 if let resolved = value.resolve(in: lineContext) { state.variables[name] = resolved.text }
             }
         }
         let context = RecordContext(
-            parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [])
+            parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [],
+            overrun: overrun)
         for rule in input.limits where rule.match.allHold(in: context) {
             readLimits(rule, context, line: line, into: &result)
         }
@@ -109,7 +136,8 @@ struct RecordExtractor {
         _ variables: [String: String]
     ) -> RecordContext {
         var context = RecordContext(
-            parser: parser, root: root, element: element, entryKey: key, variables: variables, decoded: [])
+            parser: parser, root: root, element: element, entryKey: key, variables: variables, decoded: [],
+            overrun: overrun)
         for (pointer, inner) in zip(rule.decode, decodeParsers) {
             // A field that is absent, or not a string, leaves its values absent. A string that is not JSON
             // makes the record malformed (see `readRecord`).

@@ -420,24 +420,3 @@ private final class ModelCache {
         return clean
     }
 }
-
-/// Model ids as stored and shown: only the characters model ids use, so nothing else from a log can ride
-/// along in this one free-text field. Pure byte checks: this runs once per record, on every core.
-enum ModelID {
-    static let unknown = "unknown"
-
-    static func sanitize(_ text: String) -> String {
-        var bytes = Substring(text).utf8[...]
-        while bytes.first == 0x20 { bytes = bytes.dropFirst() }
-        while bytes.last == 0x20 { bytes = bytes.dropLast() }
-        let allowed = bytes.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == 0x2E || byte == 0x5F || byte == 0x2D || byte == 0x3A || byte == 0x40 || byte == 0x2B
-                || byte == 0x2F
-        }
-        guard allowed, !bytes.isEmpty, bytes.count <= 100, bytes.first != 0x2F,
-            !zip(bytes, bytes.dropFirst()).contains(where: { $0 == 0x2F && $1 == 0x2F })
-        else { return unknown }
-        return String(Substring(bytes))
-    }
-}

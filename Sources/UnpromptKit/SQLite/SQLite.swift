@@ -82,7 +82,7 @@ final class Database {
         guard code == SQLITE_OK else {
             let message = error.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
             sqlite3_free(error)
-            throw StoreError(message: message, busy: isBusy(code))
+            throw StoreError(message: Self.saying(code, message), busy: isBusy(code))
         }
     }
 
@@ -119,7 +119,13 @@ final class Database {
     var changes: Int { Int(sqlite3_changes(handle)) }
 
     fileprivate func failure(_ code: Int32) -> StoreError {
-        StoreError(message: String(cString: sqlite3_errmsg(handle)), busy: isBusy(code))
+        StoreError(message: Self.saying(code, String(cString: sqlite3_errmsg(handle))), busy: isBusy(code))
+    }
+
+    /// SQLite's message, with a full disk said plainly: its own words ("database or disk is full") read as
+    /// if the database might be at fault.
+    private static func saying(_ code: Int32, _ message: String) -> String {
+        code & 0xFF == SQLITE_FULL ? "disk full (\(message))" : message
     }
 
     private func isBusy(_ code: Int32) -> Bool {

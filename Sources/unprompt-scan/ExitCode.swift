@@ -7,7 +7,8 @@ enum ExitCode: Int32, CaseIterable {
     case usage = 2
     /// A descriptor (or a file given to `readers validate`) is invalid.
     case invalidDescriptor = 3
-    /// The store cannot be opened or written: damaged, from a newer version, or not writable.
+    /// The store cannot be opened or written: damaged, from a newer version, or not writable; or a view of it
+    /// was shown, but the store holds something wrong (`StoreProblem`, said after the view).
     case store = 4
     /// The price table, the user's price override or the water method file is invalid or missing.
     case invalidData = 5
@@ -23,7 +24,8 @@ enum ExitCode: Int32, CaseIterable {
             "done, but some sources, or directories holding them, could not be read: they are reported, and nothing of them was counted"
         case .usage: "usage error (unknown command or option, an option the command does not take, a missing value, an unknown reader)"
         case .invalidDescriptor: "a descriptor is invalid (file:line:col on stderr)"
-        case .store: "the store cannot be opened or written (damaged, from a newer version, or not writable)"
+        case .store:
+            "the store cannot be opened or written (damaged, from a newer version, or not writable), or a view was shown but the store holds something wrong (said on stderr)"
         case .invalidData:
             "the price table, your prices.json or the water method file is missing or invalid (the file, row and field on stderr)"
         case .settings: "the settings file is invalid (file:line:col on stderr) or cannot be written"

@@ -28,7 +28,7 @@ enum PricesCommand {
             }
         }
         print(arguments.has("--json") ? json(listing).text : text(listing, layout: layout))
-        return .success
+        return StoreFailure.report(listing.storeProblems) ?? .success
     }
 
     static func json(_ listing: PriceListing) -> JSON {

@@ -32,12 +32,18 @@ enum ReadersCommand {
         return descriptor.inputs.map(\.format.rawValue).filter { seen.insert($0).inserted }
     }
 
-    /// Each of `files` (one or more).
+    /// Each of `files` (one or more), with a warning (on stderr, not a failure) for each pattern that can take
+    /// exponential time (`PatternRisk`).
     static func validate(_ files: [String]) -> ExitCode {
         var failed = false
         for file in files {
             do {
                 let descriptor = try DescriptorLoader.load(path: file)
+                for pattern in descriptor.patterns where PatternRisk.nestsQuantifiers(pattern.text) {
+                    printError(
+                        "\(file):\(pattern.mark.line):\(pattern.mark.column): warning: '\(pattern.text)' repeats a group that itself repeats, which can take exponential time on a line that almost matches; each line's matching is bounded, and a line that runs out is skipped as pattern-too-slow"
+                    )
+                }
                 print("\(file): ok (\(descriptor.id))")
             } catch {
                 printError(error.description)

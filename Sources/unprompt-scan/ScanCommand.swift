@@ -30,7 +30,7 @@ enum ScanCommand {
         } else {
             print(JSON.object([("scan", self.json(report)), ("today", TodaySummary.json(today, view.queries))]).text)
         }
-        return report.readEverything ? .success : .sourcesUnreadable
+        return StoreFailure.report(view.storeProblems) ?? (report.readEverything ? .success : .sourcesUnreadable)
     }
 
     static func json(_ report: ScanReport) -> JSON {

@@ -61,8 +61,9 @@ enum ViewOpener {
         let status: ExitCode
     }
 
-    /// The body of a view: opens it, renders its queries, prints the result (then `terminator`), and exits with the scan's
-    /// status (`ScanWarning`); a store that cannot be read is reported with exit status 4.
+    /// The body of a view: opens it, renders its queries, prints the result (then `terminator`), and exits with
+    /// the scan's status (`ScanWarning`); a store that cannot be read is reported with exit status 4, and so is one
+    /// that can but holds something wrong (after the view, which shows what it holds).
     static func show(
         _ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String], terminator: String = "\n",
         render: (UsageQueries) throws(StoreError) -> String
@@ -80,7 +81,7 @@ enum ViewOpener {
             return StoreFailure.report(error)
         }
         print(output, terminator: terminator)
-        return status
+        return StoreFailure.report(view.storeProblems) ?? status
     }
 }
 
@@ -89,6 +90,12 @@ enum StoreFailure {
     static func report(_ error: StoreError) -> ExitCode {
         printError("unprompt-scan: store: \(error.message)")
         return .store
+    }
+
+    /// What is wrong with a store that opened, each said once; nil when nothing is.
+    static func report(_ problems: [StoreProblem]) -> ExitCode? {
+        for problem in problems { printError("unprompt-scan: store: \(problem.message)") }
+        return problems.isEmpty ? nil : .store
     }
 }
 

@@ -22,6 +22,8 @@ enum WatchCommand {
         let store: UsageStore
         do {
             store = try UsageStore(path: path)
+            // Said once, at the start; the watch goes on (its lines show what the store holds).
+            _ = StoreFailure.report(try store.problems())
         } catch {
             return StoreFailure.report(error)
         }

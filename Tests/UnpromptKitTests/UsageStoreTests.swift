@@ -49,6 +49,27 @@ final class UsageStoreTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), garbage)
     }
 
+    /// Stores written before the application id are recognised by their tables, and marked when opened to write;
+    /// a new store is marked from its first write.
+    func testAForeignSQLiteDatabaseIsToldApartFromAStoreWithoutTheMark() throws {
+        let path = dir + "/u.sqlite"
+        let store = try UsageStore(path: path)
+        XCTAssertEqual(try StoreFile.examine(path), .store(marked: true))
+        _ = try store.commit(sourceKey: "s", expected: nil, events: [event(5, id: 1, at: 0)], limits: [], checkpoint: checkpoint(offset: 1))
+        try Database(path: path, options: [.readWrite]).execute("PRAGMA application_id = 0; PRAGMA wal_checkpoint(TRUNCATE)")
+        XCTAssertEqual(try StoreFile.examine(path), .store(marked: false))
+        _ = try UsageStore(path: path, readOnly: true)
+        XCTAssertEqual(try StoreFile.examine(path), .store(marked: false), "a read-only open writes nothing")
+        let reopened = try UsageStore(path: path)
+        try Database(path: path, options: [.readWrite]).execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        XCTAssertEqual(try StoreFile.examine(path), .store(marked: true))
+        XCTAssertEqual(try reopened.buckets(fromQuarter: 0, toQuarter: 1).first?.counts.input, 5)
+        try Database(path: path, options: [.readWrite]).execute("PRAGMA application_id = 7; PRAGMA wal_checkpoint(TRUNCATE)")
+        XCTAssertThrowsError(try UsageStore(path: path)) { error in
+            XCTAssertTrue("\(error)".contains("another application's SQLite database"), "\(error)")
+        }
+    }
+
     func testReadOnlyOpenOfAMissingStoreCreatesNothing() {
         XCTAssertThrowsError(try UsageStore(path: dir + "/none.sqlite", readOnly: true))
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/none.sqlite"))

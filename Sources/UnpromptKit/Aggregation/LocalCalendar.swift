@@ -117,7 +117,7 @@ public struct UsageCell: Sendable, Equatable {
 
     public static func += (a: inout UsageCell, b: UsageCell) {
         a.counts += b.counts
-        a.events += b.events
+        a.events = a.events.saturatingAdd(b.events)
     }
 }
 

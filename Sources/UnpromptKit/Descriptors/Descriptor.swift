@@ -163,6 +163,8 @@ public struct Pattern: Sendable, Equatable {
     /// As written in the descriptor.
     public let text: String
     let regex: NSRegularExpression
+    /// Where it is written, for warnings (`PatternRisk`).
+    public var mark = SourceMark(line: 1, column: 1)
 
     public static func == (a: Pattern, b: Pattern) -> Bool { a.text == b.text }
 }

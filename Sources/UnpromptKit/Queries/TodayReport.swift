@@ -24,7 +24,7 @@ public struct TodayReport: Sendable {
     public let confirmations: ConfirmationStatus
 
     /// The pace in whole tokens a minute, rounded down (an estimate never rounds up).
-    public var tokensPerMinute: Int64 { Int64((pace * 60).rounded(.down)) }
+    public var tokensPerMinute: Int64 { Int64(saturating: (pace * 60).rounded(.down)) }
 
     /// Today's tokens at `now`, a moment of this same local day (`LiveEstimate`): `estimate` is this at the
     /// report's own clock, and `today --live` ticks with it between scans.

@@ -39,10 +39,12 @@ public enum ViewOpeningError: Error {
     case store(StoreError)
 }
 
-/// A view, opened: its queries, and the scan that brought the store up to date (nil with `scan: false`).
+/// A view, opened: its queries, the scan that brought the store up to date (nil with `scan: false`), and what
+/// is wrong with the store (`UsageStore.problems`), to be said beside the view.
 public struct OpenedView: Sendable {
     public let queries: UsageQueries
     public let scan: ScanReport?
+    public let storeProblems: [StoreProblem]
 }
 
 extension UsageQueries {
@@ -66,6 +68,7 @@ extension UsageQueries {
         }
         let store: UsageStore?
         var report: ScanReport?
+        let problems: [StoreProblem]
         let confirmations: [Confirmation]
         do {
             if request.scan {
@@ -78,6 +81,7 @@ extension UsageQueries {
                 store = FileManager.default.fileExists(atPath: request.storePath)
                     ? try UsageStore(path: request.storePath, readOnly: true) : nil
             }
+            problems = try store?.problems() ?? []
             confirmations = try store?.confirmations() ?? []
         } catch {
             throw .store(error)
@@ -85,6 +89,6 @@ extension UsageQueries {
         let queries = UsageQueries(
             store: store, readings: readings, zone: request.zone, workHours: settings.workHours, now: request.now,
             descriptors: descriptors, confirmations: confirmations)
-        return OpenedView(queries: queries, scan: report)
+        return OpenedView(queries: queries, scan: report, storeProblems: problems)
     }
 }

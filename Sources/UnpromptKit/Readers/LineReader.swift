@@ -118,7 +118,14 @@ final class LineReader: SourceReader {
             let root: JSONRef
             if let patterns {
                 let line = UnsafeRawBufferPointer(start: buffer + lineStart, count: lineEnd - lineStart)
-                guard let record = patterns.record(for: line, offset: fileOffset + Int64(lineStart)) else { return }
+                let record: [UInt8]
+                switch patterns.record(for: line, offset: fileOffset + Int64(lineStart)) {
+                case .record(let found): record = found
+                case .none: return
+                case .tooSlow:
+                    result.skip(SkipReason.patternTooSlow, line: lineNumber, problem: true)
+                    return
+                }
                 do {
                     root = try record.withUnsafeBytes { bytes throws(JSONParseError) in try parser.parse(copying: bytes) }
                 } catch {
@@ -194,4 +201,7 @@ public struct SourceReadError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(operation) failed: \(detail)" }
+
+    /// A FIFO, socket or device where a log was expected: never read, since reading one could wait for ever.
+    public static let notARegularFile = SourceReadError(operation: "open", detail: "not a regular file")
 }

@@ -50,6 +50,7 @@ struct RecordExtractor {
     /// One parser per `decode` field, so decoded JSON never invalidates the outer document's values.
     private let decodeParsers: [JSONParser]
     private let modelCache = ModelCache()
+    private let overrun = PatternOverrun()
 
     init(input: CompiledInput, timeZone: TimeZone, sourceKey: String, path: String, readAt: Int64? = nil) {
         self.input = input
@@ -62,19 +63,45 @@ struct RecordExtractor {
     }
 
     /// `siblings`: values read from documents beside a `json` source, given to its records by their time.
+    ///
+    /// A line (or document, or row) on which a pattern used up its work (`BoundedMatch`) gives nothing: what
+    /// its rules did is undone, and it is one `pattern-too-slow` skip.
     func process(
         root: JSONRef, parser: JSONParser, line: Int, state: inout SourceState, into result: inout SourceReadResult,
         siblings: SiblingValues? = nil
     ) {
+        overrun.happened = false
+        // Counts, not copies, of what only grows: holding the arrays would copy them on every line.
+        let before = (
+            state: state, events: result.events.count, limits: result.limits.count, records: result.records,
+            skipped: result.skipped, problems: result.problems.count
+        )
+        apply(root: root, parser: parser, line: line, state: &state, into: &result, siblings: siblings)
+        guard overrun.happened else { return }
+        state = before.state
+        result.events.removeSubrange(before.events...)
+        result.limits.removeSubrange(before.limits...)
+        result.records = before.records
+        result.skipped = before.skipped
+        result.problems.removeSubrange(before.problems...)
+        result.skip(SkipReason.patternTooSlow, line: line, problem: true)
+    }
+
+    private func apply(
+        root: JSONRef, parser: JSONParser, line: Int, state: inout SourceState, into result: inout SourceReadResult,
+        siblings: SiblingValues?
+    ) {
         let lineContext = RecordContext(
-            parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [])
+            parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [],
+            overrun: overrun)
         for rule in input.carry where rule.match.allHold(in: lineContext) {
             for (name, value) in rule.set {
                 if let resolved = value.resolve(in: lineContext) { state.variables[name] = resolved.text }
             }
         }
         let context = RecordContext(
-            parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [])
+            parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [],
+            overrun: overrun)
         for rule in input.limits {
             guard let select = rule.select else {
                 if rule.match.allHold(in: context) { readLimits(rule, context, line: line, into: &result) }
@@ -88,7 +115,8 @@ struct RecordExtractor {
                 }
             for element in elements {
                 let c = RecordContext(
-                    parser: parser, root: root, element: element, entryKey: nil, variables: state.variables, decoded: [])
+                    parser: parser, root: root, element: element, entryKey: nil, variables: state.variables, decoded: [],
+                    overrun: overrun)
                 if rule.match.allHold(in: c) { readLimits(rule, c, line: line, into: &result) }
             }
         }
@@ -131,7 +159,8 @@ struct RecordExtractor {
         _ variables: [String: String]
     ) -> RecordContext {
         var context = RecordContext(
-            parser: parser, root: root, element: element, entryKey: key, variables: variables, decoded: [])
+            parser: parser, root: root, element: element, entryKey: key, variables: variables, decoded: [],
+            overrun: overrun)
         for (pointer, inner) in zip(rule.decode, decodeParsers) {
             // A field that is absent, or not a string, leaves its values absent. A string that is not JSON
             // makes the record malformed (see `readRecord`).
@@ -269,14 +298,14 @@ struct RecordExtractor {
     }
 
     /// The sum of a count field's present addends; absent when all are absent; invalid when one is present
-    /// but not a count, or the sum overflows.
+    /// but not a count, or the sum is above what one record may count (`TokenCounts.recordCeiling`).
     private func readCount(_ addends: [CompiledValue], _ context: RecordContext) -> CountRead {
         var sum: Int64?
         for value in addends {
             guard let found = value.resolve(in: context) else { continue }
             guard let count = found.count else { return .invalid }
             let (next, overflow) = (sum ?? 0).addingReportingOverflow(count)
-            if overflow { return .invalid }
+            if overflow || next > TokenCounts.recordCeiling { return .invalid }
             sum = next
         }
         return sum.map { .count($0) } ?? .absent
@@ -453,26 +482,5 @@ private final class ModelCache {
             clean = ModelID.sanitize(text)
         }
         return clean
-    }
-}
-
-/// Model ids as stored and shown: only the characters model ids use, so nothing else from a log can ride
-/// along in this one free-text field. Pure byte checks: this runs once per record, on every core.
-enum ModelID {
-    static let unknown = "unknown"
-
-    static func sanitize(_ text: String) -> String {
-        var bytes = Substring(text).utf8[...]
-        while bytes.first == 0x20 { bytes = bytes.dropFirst() }
-        while bytes.last == 0x20 { bytes = bytes.dropLast() }
-        let allowed = bytes.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == 0x2E || byte == 0x5F || byte == 0x2D || byte == 0x3A || byte == 0x40 || byte == 0x2B
-                || byte == 0x2F
-        }
-        guard allowed, !bytes.isEmpty, bytes.count <= 100, bytes.first != 0x2F,
-            !zip(bytes, bytes.dropFirst()).contains(where: { $0 == 0x2F && $1 == 0x2F })
-        else { return unknown }
-        return String(Substring(bytes))
     }
 }

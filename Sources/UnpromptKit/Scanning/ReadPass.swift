@@ -59,11 +59,12 @@ struct ReadPass<Ledger: ScanLedger> {
     static func read(_ plan: PlannedRead, with reader: any SourceReader, recordingCheckpoint: Bool)
         -> Result<CompletedRead, SourceReadError>
     {
-        let fd = open(plan.path, O_RDONLY | O_CLOEXEC)
+        let fd = SystemPath.openForReading(plan.path)
         guard fd >= 0 else { return .failure(SourceReadError(errno: errno, operation: "open")) }
         defer { close(fd) }
         var before = stat()
         guard fstat(fd, &before) == 0 else { return .failure(SourceReadError(errno: errno, operation: "stat")) }
+        guard SystemPath.isRegularFile(before) else { return .failure(.notARegularFile) }
         before = SourceFingerprint.changeStat(before, of: plan.path, format: plan.rules.format)
         var start = reader.resumesAtOffset ? SourceFingerprint.resumeOffset(fd: fd, current: before, checkpoint: plan.checkpoint) : 0
         var state = SourceState()

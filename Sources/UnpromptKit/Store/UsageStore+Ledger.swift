@@ -118,19 +118,19 @@ extension UsageStore: ScanLedger {
         return outcome
     }
 
-    /// Adds each bucket's delta to its row; a replaced record can leave its old bucket empty: no row then, as if
-    /// never counted.
+    /// Adds each bucket's delta to its row, saturating as `Int64.saturatingAdd` does (SQLite would turn an
+    /// overflowing sum into a floating-point value); a replaced record can leave its old bucket empty: no row
+    /// then, as if never counted.
     private static func add(_ deltas: [BucketKey: BucketDelta], to database: Database) throws(StoreError) {
+        let sums = [
+            "input", "cache_read", "cache_write_5m", "cache_write_1h", "output", "reasoning", "events",
+            "logged_cost_nanos", "estimated_events",
+        ].map { "\($0) = \(saturatingSum($0))" }.joined(separator: ",\n    ")
         let upsert = try database.prepare(
             """
             INSERT INTO buckets VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
             ON CONFLICT (quarter, tool, model, context_above, cost_logged) DO UPDATE SET
-                input = input + excluded.input, cache_read = cache_read + excluded.cache_read,
-                cache_write_5m = cache_write_5m + excluded.cache_write_5m,
-                cache_write_1h = cache_write_1h + excluded.cache_write_1h,
-                output = output + excluded.output, reasoning = reasoning + excluded.reasoning,
-                events = events + excluded.events, logged_cost_nanos = logged_cost_nanos + excluded.logged_cost_nanos,
-                estimated_events = estimated_events + excluded.estimated_events
+                \(sums)
             """)
         let emptied = try database.prepare(
             """
@@ -151,6 +151,18 @@ extension UsageStore: ScanLedger {
             ])
             if delta.events < 0 { try emptied.run(keyValues) }
         }
+    }
+
+    /// `column + excluded.column` as SQL, held at the largest (or smallest) integer, and left at the largest
+    /// once there.
+    private static func saturatingSum(_ column: String) -> String {
+        let (most, least) = ("9223372036854775807", "(-9223372036854775807 - 1)")
+        return """
+            CASE WHEN \(column) = \(most) OR excluded.\(column) = \(most) \
+            OR (excluded.\(column) > 0 AND \(column) > \(most) - excluded.\(column)) THEN \(most) \
+            WHEN excluded.\(column) < 0 AND \(column) < \(least) - excluded.\(column) THEN \(least) \
+            ELSE \(column) + excluded.\(column) END
+            """
     }
 
     private static func checkpoint(for sourceKey: String, in database: Database) throws(StoreError) -> Checkpoint? {

@@ -67,8 +67,10 @@ struct RecordExtractor {
         }
         let context = RecordContext(
             parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [])
-        for rule in input.limits where rule.match.allHold(in: context) {
-            readLimits(rule, context, line: line, into: &result)
+        // Whether a record read a replaced byte (`JSONParser.parseLog`) is noted afresh for each record.
+        for rule in input.limits {
+            parser.forgetReadReplacedText()
+            if rule.match.allHold(in: context) { readLimits(rule, context, line: line, into: &result) }
         }
         for rule in input.records {
             if let pointer = rule.selectPointer, let select = rule.select {
@@ -77,6 +79,7 @@ struct RecordExtractor {
                 switch (select.kind, container) {
                 case (.arrayElements, .array(let ref)):
                     for element in parser.elements(of: ref) {
+                        parser.forgetReadReplacedText()
                         let c = elementContext(rule, parser, root, element, nil, state.variables)
                         if rule.match.allHold(in: c) {
                             matched = true
@@ -85,6 +88,7 @@ struct RecordExtractor {
                     }
                 case (.objectEntries, .object(let ref)):
                     for (key, element) in parser.entries(of: ref) {
+                        parser.forgetReadReplacedText()
                         let c = elementContext(rule, parser, root, element, key, state.variables)
                         if rule.match.allHold(in: c) {
                             matched = true
@@ -95,6 +99,7 @@ struct RecordExtractor {
                 }
                 if matched { return }
             } else {
+                parser.forgetReadReplacedText()
                 let c = elementContext(rule, parser, root, root, nil, state.variables)
                 if rule.match.allHold(in: c) {
                     readRecord(rule, c, line: line, state: &state, into: &result, siblings: siblings)
@@ -206,12 +211,19 @@ struct RecordExtractor {
         }
         let model = rule.model?.resolve(in: context).map { modelCache.sanitized($0.text) } ?? ModelID.unknown
         let identity = identity(rule, context)
+        let alias = alias(rule, context)
+        let checkAlias = !rule.aliasKey.isEmpty && rule.aliasCheck.allHold(in: context)
+        // Bytes that are not UTF-8 make a record malformed only when a value it was read from holds them.
+        if context.parser.readReplacedText {
+            result.skip(SkipReason.malformedJSON, line: line, problem: true)
+            return
+        }
         result.events.append(
             TokenEvent(
                 tool: input.tool, time: time, model: model, counts: counts,
                 loggedCost: loggedCost, identity: identity.value,
                 keep: identity.fromKey ? rule.keep : .first,
-                alias: alias(rule, context), checkAlias: !rule.aliasKey.isEmpty && rule.aliasCheck.allHold(in: context),
+                alias: alias, checkAlias: checkAlias,
                 estimated: rule.estimated))
     }
 
@@ -364,18 +376,23 @@ struct RecordExtractor {
             result.skip(SkipReason.badLimitTime, line: line, problem: true)
             return
         }
-        for (window, used) in readings {
+        let samples = readings.map { window, used in
             var resetsAt = window.resetsAt.flatMap { at in
                 at.value.resolve(in: context).flatMap { TimeParsing.milliseconds($0, format: at.format, timeZone: timeZone) }
             }
             if resetsAt == nil, let seconds = window.resetsIn?.resolve(in: context)?.double, seconds.isFinite {
                 resetsAt = time + Int64((seconds * 1000).rounded())
             }
-            result.limits.append(
-                LimitSample(
-                    tool: input.tool, time: time, window: window.name, usedPercent: used,
-                    windowMinutes: window.windowMinutes?.resolve(in: context)?.count, resetsAt: resetsAt))
+            return LimitSample(
+                tool: input.tool, time: time, window: window.name, usedPercent: used,
+                windowMinutes: window.windowMinutes?.resolve(in: context)?.count, resetsAt: resetsAt)
         }
+        // As for a record: bytes that are not UTF-8 spoil a reading only when it was read from them.
+        if context.parser.readReplacedText {
+            result.skip(SkipReason.malformedJSON, line: line, problem: true)
+            return
+        }
+        result.limits += samples
     }
 }
 

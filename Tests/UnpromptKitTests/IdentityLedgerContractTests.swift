@@ -7,6 +7,7 @@ import Testing
 /// the same admissions for the same records.
 enum LedgerKind: String, CaseIterable, CustomTestStringConvertible {
     case memory
+    case compact
     case sqlite
     /// The store's ledger through an `IdentityBatch` made for each record: read up front, written back after.
     case batch
@@ -18,6 +19,9 @@ enum LedgerKind: String, CaseIterable, CustomTestStringConvertible {
         switch self {
         case .memory:
             var deduplicator = Deduplicator(MemoryIdentityLedger())
+            return Admitter { deduplicator.admit($0) }
+        case .compact:
+            var deduplicator = Deduplicator(CompactIdentityLedger())
             return Admitter { deduplicator.admit($0) }
         case .sqlite:
             var deduplicator = Deduplicator(

@@ -17,7 +17,7 @@ final class LineReader: SourceReader {
     /// The longest line read: far above any usage record (a model's whole answer is well under a megabyte), and
     /// low enough that two workers at once stay within the memory budget (DESIGN.md, "Performance budget").
     public static let maxLineBytes = 8 << 20
-    static let initialCapacity = 1 << 20
+    static let initialCapacity = 1 << 18
     static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     private let input: CompiledInput

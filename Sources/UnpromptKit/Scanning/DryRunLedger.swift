@@ -4,7 +4,7 @@ final class DryRunLedger: ScanLedger {
     typealias Failure = Never
 
     private struct Tally {
-        var deduplicator = Deduplicator(MemoryIdentityLedger())
+        var deduplicator = Deduplicator(CompactIdentityLedger())
         var totals = UsageTotals()
         var latestLimits: [LimitSample] = []
         var limitSamples = 0

@@ -99,6 +99,10 @@ enum StoreSchema {
                         """)
                 }
             }
+            if version < 5 {
+                // The person's confirmations of days (`UsageStore+Confirmations`): new tables, nothing moves.
+                try UsageStore.createConfirmationTables(database)
+            }
             try database.execute("PRAGMA user_version = \(UsageStore.schemaVersion)")
         }
     }

@@ -7,7 +7,10 @@ import Testing
 /// the same admissions for the same records.
 enum LedgerKind: String, CaseIterable, CustomTestStringConvertible {
     case memory
+    case compact
     case sqlite
+    /// The store's ledger through an `IdentityBatch` made for each record: read up front, written back after.
+    case batch
 
     var testDescription: String { rawValue }
 
@@ -17,13 +20,28 @@ enum LedgerKind: String, CaseIterable, CustomTestStringConvertible {
         case .memory:
             var deduplicator = Deduplicator(MemoryIdentityLedger())
             return Admitter { deduplicator.admit($0) }
+        case .compact:
+            var deduplicator = Deduplicator(CompactIdentityLedger())
+            return Admitter { deduplicator.admit($0) }
         case .sqlite:
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString)").path
-            let path = directory + "/u.sqlite"
-            _ = try UsageStore(path: path)
-            var deduplicator = Deduplicator(SQLiteIdentityLedger(database: try Database(path: path, options: [.readWrite])))
+            var deduplicator = Deduplicator(
+                try SQLiteIdentityLedger(database: try Database(path: try Self.freshStorePath(), options: [.readWrite])))
             return Admitter { try deduplicator.admit($0) }
+        case .batch:
+            let stored = try SQLiteIdentityLedger(database: try Database(path: try Self.freshStorePath(), options: [.readWrite]))
+            return Admitter { event in
+                var deduplicator = Deduplicator(try IdentityBatch(for: [event], from: stored))
+                let admission = deduplicator.admit(event)
+                try deduplicator.ledger.write(to: stored)
+                return admission
+            }
         }
+    }
+
+    private static func freshStorePath() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString)").path + "/u.sqlite"
+        _ = try UsageStore(path: path)
+        return path
     }
 }
 
@@ -215,4 +233,25 @@ func totalsHoldOneCopyPerIdentity(_ kind: LedgerKind) throws {
     #expect(totals.events == 2)
     #expect(totals.byModel == ["a": TokenCounts(input: 8), "b": TokenCounts(input: 1)])
     #expect(totals.byDay == [0: TokenCounts(input: 8), 1: TokenCounts(input: 1)])
+}
+
+/// Many identities, all alike in their low bits (where a hash table would place them), each keeps its own entry:
+/// a later copy of each finds what that identity contributed, a count beyond 32 bits and a logged cost included.
+@Test(arguments: LedgerKind.allCases)
+func manyIdentitiesEachKeepTheirOwnContribution(_ kind: LedgerKind) throws {
+    let d = try kind.fresh()
+    func record(_ index: Int, input: Int64) -> TokenEvent {
+        TokenEvent(
+            tool: "t", time: Int64(index) * Bucket.quarterMilliseconds, model: "m\(index % 3)",
+            counts: TokenCounts(input: input, output: Int64(index)), loggedCost: index % 5 == 0 ? 0.5 : nil,
+            identity: Identity(high: UInt64(index), low: UInt64(index % 4) << 40),
+            keep: index % 2 == 0 ? .largest : .first)
+    }
+    let count = 1_500
+    let inputs = (0..<count).map { $0 == 8 ? Int64(5_000_000_000) : Int64($0 + 1) }
+    for index in 0..<count { #expect(try d.admit(record(index, input: inputs[index])) == .counted) }
+    for index in 0..<count {
+        let admission = try d.admit(record(index, input: inputs[index] + 1))
+        #expect(admission == (index % 2 == 0 ? replaced(record(index, input: inputs[index])) : .duplicate), "\(index)")
+    }
 }

@@ -290,6 +290,56 @@ final class LineReaderTests: XCTestCase {
         XCTAssertEqual(second.endOffset, Int64(full.utf8.count))
     }
 
+    func testLineLongerThanTheLimitIsSkippedWithoutBeingHeldWhole() throws {
+        let d = try simpleDescriptor()
+        let reader = try XCTUnwrap(reader(d) as? LineReader)
+        let long = #"{"ts":"\#(Self.ts)","pad":""# + String(repeating: "z", count: 20 << 20) + #"","in":9}"# + "\n"
+        let content = line(1) + long + line(2)
+        let result = try reader.read(path: write("long.jsonl", content), sourceKey: "s", from: 0, state: SourceState())
+        XCTAssertEqual(inputs(result), [1, 2])
+        XCTAssertEqual(result.skipped, [SkipReason.lineTooLong: 1])
+        XCTAssertEqual(result.problems, [ReadProblem(line: 2, reason: SkipReason.lineTooLong)])
+        XCTAssertEqual(result.lines, 3)
+        XCTAssertEqual(result.endOffset, Int64(content.utf8.count))
+        // Two workers each holding a buffer stay within a quarter of the 40 MB memory budget.
+        XCTAssertLessThanOrEqual(2 * reader.bufferCapacity, 20 << 20)
+    }
+
+    func testLongFileWithoutANewlineIsNeverHeldWhole() throws {
+        let d = try simpleDescriptor()
+        let reader = try XCTUnwrap(reader(d) as? LineReader)
+        let path = write("one-line.jsonl", line(1) + String(repeating: "q", count: 30 << 20))
+        let result = try reader.read(path: path, sourceKey: "s", from: 0, state: SourceState())
+        XCTAssertEqual(inputs(result), [1])
+        XCTAssertEqual(result.endOffset, Int64(line(1).utf8.count), "the unfinished line is not consumed")
+        XCTAssertLessThanOrEqual(2 * reader.bufferCapacity, 20 << 20)
+    }
+
+    func testByteOrderMarkIsNotPartOfTheFirstLine() throws {
+        let d = try simpleDescriptor()
+        let content = [0xEF, 0xBB, 0xBF] + Array((line(1) + line(2)).utf8)
+        let result = try read(d, write("bom.jsonl", content))
+        XCTAssertEqual(inputs(result), [1, 2])
+        XCTAssertEqual(result.skipped, [:])
+        XCTAssertEqual(result.endOffset, Int64(content.count))
+        // Only at the start of the file: resuming there is no mark to skip, and one later in a file is not a mark.
+        let later = Array(line(3).utf8) + [0xEF, 0xBB, 0xBF] + Array(line(4).utf8)
+        XCTAssertEqual(try read(d, write("later.jsonl", later)).skipped, [SkipReason.malformedJSON: 1])
+    }
+
+    func testBytesThatAreNotUTF8OnlySpoilTheRecordThatReadsThem() throws {
+        let d = try simpleDescriptor()
+        func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+        let latin1Prompt: [UInt8] = bytes(#"{"ts":"\#(Self.ts)","in":1,"prompt":"caf"#) + [0xE9, 0xFF] + bytes("\"}\n")
+        let badModel = bytes(#"{"ts":"\#(Self.ts)","in":2,"model":"gpt"#) + [0xC3, 0x28] + bytes("\"}\n")
+        let content = latin1Prompt + badModel + bytes(line(3, #""model":"ok""#))
+        let result = try read(d, write("latin1.jsonl", content))
+        XCTAssertEqual(inputs(result), [1, 3], "the prompt is never read; the model is")
+        XCTAssertEqual(result.events.map { $0.model }, ["unknown", "ok"])
+        XCTAssertEqual(result.skipped, [SkipReason.malformedJSON: 1])
+        XCTAssertEqual(result.problems, [ReadProblem(line: 2, reason: SkipReason.malformedJSON)])
+    }
+
     func testManyLinesAcrossBufferRefills() throws {
         // More than 1 MiB of short lines, so lines straddle the buffer boundary.
         let d = try simpleDescriptor()

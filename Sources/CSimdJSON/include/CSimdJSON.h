@@ -71,6 +71,19 @@ size_t ujson_padding(void);
  */
 int ujson_parse(ujson_parser *parser, const char *buf, size_t len, bool copy);
 
+/* The byte that ujson_parse_replacing_invalid_utf8 writes for each byte of an invalid UTF-8 sequence (DEL: it
+ * may stand unescaped inside a JSON string, so a document stays as well-formed as it was). */
+#define UJSON_REPLACED_BYTE 0x7F
+
+/*
+ * Copies `len` bytes of `buf` into the parser's padded buffer with every byte of an invalid UTF-8 sequence
+ * replaced by UJSON_REPLACED_BYTE (*replaced says how many), then parses the copy as ujson_parse does.
+ */
+int ujson_parse_replacing_invalid_utf8(ujson_parser *parser, const char *buf, size_t len, size_t *replaced);
+
+/* The code ujson_parse returns for input that is not valid UTF-8. */
+int ujson_utf8_error(void);
+
 /* A static description of a simdjson error code. */
 const char *ujson_error_message(int code);
 

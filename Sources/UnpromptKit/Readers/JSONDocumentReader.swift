@@ -48,7 +48,7 @@ final class JSONDocumentReader: SourceReader {
         if document.count == 0 { return result }
         let root: JSONRef
         do {
-            root = try parser.parse(document.base, count: document.count)
+            root = try parser.parseLog(document.base, count: document.count)
         } catch {
             result.lines = 1
             result.skip(SkipReason.malformedJSON, line: 1, problem: true)

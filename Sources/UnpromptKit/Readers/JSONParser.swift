@@ -70,6 +70,8 @@ public enum JSONValue {
 /// Why a document failed to parse.
 public struct JSONParseError: Error, Sendable, CustomStringConvertible {
     public let message: String
+    /// The bytes are not valid UTF-8 (and may be well-formed JSON otherwise).
+    public let invalidUTF8: Bool
     public var description: String { message }
 }
 
@@ -87,6 +89,14 @@ public final class JSONParser {
     private var generation: UInt32 = 0
     /// Values found by the last `extract`, one per path of its set.
     private var extracted: [ujson_value] = []
+    /// Bytes of invalid UTF-8 replaced in the current document (`parseLog`).
+    private var replacedBytes = 0
+    /// A string value of the current document holding a replaced byte has been read (`parseLog`) since the parse
+    /// or the last `forgetReadReplacedText`.
+    public private(set) var readReplacedText = false
+
+    /// Starts noting afresh which values were read: before each record of a document is read.
+    public func forgetReadReplacedText() { readReplacedText = false }
 
     public init() {
         guard let raw = ujson_parser_new() else { fatalError("JSONParser: out of memory") }
@@ -109,12 +119,37 @@ public final class JSONParser {
         try parse(bytes.baseAddress, count: bytes.count, copy: true)
     }
 
+    /// Parses a log's line or document in place, as `parse(_:count:)` does; one that fails only for bytes that are
+    /// not UTF-8 (inside a prompt, say) is parsed again from a copy with each such byte replaced by DEL. A value
+    /// read from it that holds a replaced byte sets `readReplacedText`, so that a reader can refuse a record that
+    /// depends on such text, while one that reads only good fields is read as if the bad bytes were not there.
+    public func parseLog(_ base: UnsafeRawPointer, count: Int) throws(JSONParseError) -> JSONRef {
+        do {
+            return try parse(base, count: count)
+        } catch where error.invalidUTF8 {
+            generation &+= 1
+            var replaced = 0
+            let code = ujson_parse_replacing_invalid_utf8(raw, base.assumingMemoryBound(to: CChar.self), count, &replaced)
+            try check(parse: code)
+            replacedBytes = replaced
+            return JSONRef(generation: generation, handle: 0)
+        }
+    }
+
     private func parse(_ base: UnsafeRawPointer?, count: Int, copy: Bool) throws(JSONParseError) -> JSONRef {
         precondition(count >= 0, "JSONParser: negative byte count")
         generation &+= 1
-        let code = ujson_parse(raw, base?.assumingMemoryBound(to: CChar.self), count, copy)
-        guard code == 0 else { throw JSONParseError(message: String(cString: ujson_error_message(code))) }
+        try check(parse: ujson_parse(raw, base?.assumingMemoryBound(to: CChar.self), count, copy))
         return JSONRef(generation: generation, handle: 0)
+    }
+
+    /// Starts a new document's bookkeeping, and throws when it did not parse.
+    private func check(parse code: Int32) throws(JSONParseError) {
+        replacedBytes = 0
+        readReplacedText = false
+        guard code == 0 else {
+            throw JSONParseError(message: String(cString: ujson_error_message(code)), invalidUTF8: code == ujson_utf8_error())
+        }
     }
 
     /// The value at `pointer` under `ref`, or nil when the path is absent (JSON `null` is `.null`).
@@ -187,7 +222,7 @@ public final class JSONParser {
         case UJSON_INT64: .int(v.int64)
         case UJSON_UINT64: .uint(v.uint64)
         case UJSON_DOUBLE: .double(v.number)
-        case UJSON_STRING: .string(bytes(v.string))
+        case UJSON_STRING: .string(read(v.string))
         case UJSON_ARRAY: .array(JSONRef(generation: generation, handle: v.handle))
         case UJSON_OBJECT: .object(JSONRef(generation: generation, handle: v.handle))
         default: nil
@@ -196,6 +231,13 @@ public final class JSONParser {
 
     private func bytes(_ s: ujson_string) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: s.data, count: s.length)
+    }
+
+    /// A string value handed out: noted when it holds a replaced byte.
+    private func read(_ s: ujson_string) -> UnsafeRawBufferPointer {
+        let text = bytes(s)
+        if replacedBytes > 0, !readReplacedText, text.contains(UInt8(UJSON_REPLACED_BYTE)) { readReplacedText = true }
+        return text
     }
 }
 

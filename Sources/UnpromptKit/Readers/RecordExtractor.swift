@@ -102,8 +102,10 @@ struct RecordExtractor {
         let context = RecordContext(
             parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [],
             overrun: overrun)
+        // Whether a record read a replaced byte (`JSONParser.parseLog`) is noted afresh for each record.
         for rule in input.limits {
             guard let select = rule.select else {
+                parser.forgetReadReplacedText()
                 if rule.match.allHold(in: context) { readLimits(rule, context, line: line, into: &result) }
                 continue
             }
@@ -117,6 +119,7 @@ struct RecordExtractor {
                 let c = RecordContext(
                     parser: parser, root: root, element: element, entryKey: nil, variables: state.variables, decoded: [],
                     overrun: overrun)
+                parser.forgetReadReplacedText()
                 if rule.match.allHold(in: c) { readLimits(rule, c, line: line, into: &result) }
             }
         }
@@ -127,6 +130,7 @@ struct RecordExtractor {
                 switch (select.kind, container) {
                 case (.arrayElements, .array(let ref)):
                     for element in parser.elements(of: ref) {
+                        parser.forgetReadReplacedText()
                         let c = elementContext(rule, parser, root, element, nil, state.variables)
                         if rule.match.allHold(in: c) {
                             matched = true
@@ -135,6 +139,7 @@ struct RecordExtractor {
                     }
                 case (.objectEntries, .object(let ref)):
                     for (key, element) in parser.entries(of: ref) {
+                        parser.forgetReadReplacedText()
                         let c = elementContext(rule, parser, root, element, key, state.variables)
                         if rule.match.allHold(in: c) {
                             matched = true
@@ -145,6 +150,7 @@ struct RecordExtractor {
                 }
                 if matched { return }
             } else {
+                parser.forgetReadReplacedText()
                 let c = elementContext(rule, parser, root, root, nil, state.variables)
                 if rule.match.allHold(in: c) {
                     readRecord(rule, c, line: line, state: &state, into: &result, siblings: siblings)
@@ -257,13 +263,19 @@ struct RecordExtractor {
         }
         let model = rule.model?.resolve(in: context).map { modelCache.sanitized($0.text) } ?? ModelID.unknown
         let identity = identity(rule, context)
+        let alias = alias(rule, context)
+        let checkAlias = !rule.aliasKey.isEmpty && rule.aliasCheck.allHold(in: context)
+        // Bytes that are not UTF-8 make a record malformed only when a value it was read from holds them.
+        if context.parser.readReplacedText {
+            result.skip(SkipReason.malformedJSON, line: line, problem: true)
+            return
+        }
         result.events.append(
             TokenEvent(
                 tool: input.tool, time: time, model: model, counts: counts,
                 loggedCost: loggedCost, identity: identity.value, legacyIdentity: identity.legacy,
                 keep: identity.fromKey ? rule.keep : .first,
-                alias: alias(rule, context), checkAlias: !rule.aliasKey.isEmpty && rule.aliasCheck.allHold(in: context),
-                aliasOwner: rule.aliasGroup.map(aliasGroup),
+                alias: alias, checkAlias: checkAlias, aliasOwner: rule.aliasGroup.map(aliasGroup),
                 estimated: rule.estimated))
     }
 
@@ -455,7 +467,7 @@ struct RecordExtractor {
             result.skip(SkipReason.badLimitTime, line: line, problem: true)
             return
         }
-        for (window, used) in readings {
+        let samples = readings.map { window, used in
             var resetsAt = window.resetsAt.flatMap { at in
                 at.value.resolve(in: context).flatMap { TimeParsing.milliseconds($0, format: at.format, timeZone: timeZone) }
             }
@@ -463,11 +475,16 @@ struct RecordExtractor {
                 resetsAt = time + Int64((seconds * 1000).rounded())
             }
             let minutes = window.windowMinutes?.resolve(in: context)?.count
-            result.limits.append(
-                LimitSample(
-                    tool: input.tool, time: time, window: minutes.flatMap { window.namesByMinutes[$0] } ?? window.name,
-                    usedPercent: used, windowMinutes: minutes, resetsAt: resetsAt))
+            return LimitSample(
+                tool: input.tool, time: time, window: minutes.flatMap { window.namesByMinutes[$0] } ?? window.name,
+                usedPercent: used, windowMinutes: minutes, resetsAt: resetsAt)
         }
+        // As for a record: bytes that are not UTF-8 spoil a reading only when it was read from them.
+        if context.parser.readReplacedText {
+            result.skip(SkipReason.malformedJSON, line: line, problem: true)
+            return
+        }
+        result.limits += samples
     }
 }
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Installs what the build and the tests need when it is missing: pkg-config, the libyaml, SQLite, simdjson and zstd
+# Installs what the build and the tests need when it is missing: pkg-config, the libyaml, SQLite, simdjson, zstd and libqrencode
 # development files (the build), and Python 3 with its sqlite3 module (the tests' corpus generator and checkers).
 # Debian/Ubuntu use apt-get (as root, or through sudo); macOS uses Homebrew.
 set -euo pipefail
 
-modules=(yaml-0.1 sqlite3 simdjson libzstd)
+modules=(yaml-0.1 sqlite3 simdjson libzstd libqrencode)
 missing=0
 command -v pkg-config >/dev/null 2>&1 || missing=1
 if [ "$missing" = 0 ]; then
@@ -19,13 +19,13 @@ case "$(uname -s)" in
     [ "$(id -u)" = 0 ] || sudo="sudo"
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-      pkg-config libyaml-dev libsqlite3-dev libsimdjson-dev libzstd-dev python3
+      pkg-config libyaml-dev libsqlite3-dev libsimdjson-dev libzstd-dev libqrencode-dev python3
     ;;
   Darwin)
-    brew install pkg-config libyaml sqlite simdjson zstd python3
+    brew install pkg-config libyaml sqlite simdjson zstd qrencode python3
     ;;
   *)
-    echo "install pkg-config, libyaml, sqlite3, simdjson and zstd development files and Python 3, then retry" >&2
+    echo "install pkg-config, libyaml, sqlite3, simdjson, zstd and libqrencode development files and Python 3, then retry" >&2
     exit 1
     ;;
 esac

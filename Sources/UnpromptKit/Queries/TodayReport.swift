@@ -32,24 +32,18 @@ extension UsageQueries {
         var breakdown = ReadingsBreakdown([], readings)
         var measuredAt: Int64?
         var pace = 0.0
+        let dayStart = start(ofDay: day)
+        var estimate = LiveEstimate.Reading(tokens: reading.tokens, live: false)
         if let store {
             let rows = try buckets(fromDay: day, throughDay: day)
             usage = calendar.group(rows, by: .day, fromDay: day, throughDay: day).first ?? usage
             // The bounds reach into the days either side (any zone's day fits in them): price today's rows only.
             breakdown = ReadingsBreakdown(calendar.partition(rows, by: .day, fromDay: day, throughDay: day)[day] ?? [], readings)
-            // A measurement after the clock's moment did not exist yet then.
-            measuredAt = try store.measuredAt().flatMap { $0 <= now ? $0 : nil }
-            if let measuredAt {
-                let quarter = Bucket.quarter(of: measuredAt)
-                pace = LiveEstimate.pace(of: try store.buckets(fromQuarter: quarter - 1, toQuarter: quarter + 1), measuredAt: measuredAt)
-            }
-        }
-        let dayStart = start(ofDay: day)
-        var estimate = LiveEstimate.Reading(tokens: reading.tokens, live: false)
-        if let measuredAt {
-            // Measured on an earlier day, the count is that day's: the estimate of today does not use it.
-            let count = calendar.day(ofMilliseconds: measuredAt) == day ? reading.tokens : 0
-            estimate = LiveEstimate(count: count, pace: pace, measuredAt: measuredAt).reading(now: now, dayStart: dayStart)
+            // Each device from its own measurement; one after the clock's moment did not exist yet then.
+            let live = try liveAcrossDevices(store, day: day, dayStart: dayStart)
+            measuredAt = live.measuredAt
+            pace = live.pace
+            estimate = live.estimate
         }
         return TodayReport(
             day: day, dayStart: dayStart, usage: usage, readings: breakdown, reading: reading, measuredAt: measuredAt,

@@ -3,7 +3,8 @@
 ///
 /// A query is a pure function of the store, the zone, the work hours, the readings and the clock (`now`):
 /// two front ends with the same inputs show the same numbers. Without a store (`--no-scan` before any scan)
-/// every query answers as for an empty one.
+/// every query answers as for an empty one. It counts the devices chosen (`devices`): by default this one and
+/// every device imported from the sync folder, summed.
 public struct UsageQueries: Sendable {
     public let store: UsageStore?
     public let readings: Readings
@@ -14,9 +15,11 @@ public struct UsageQueries: Sendable {
     public let now: Int64
     /// The windows derived from use, by tool (from the descriptors' `derived_window`).
     public let derivedWindows: [String: DerivedWindow]
+    public let devices: DeviceSelection
 
     public init(
-        store: UsageStore?, readings: Readings, zone: ViewZone, workHours: WorkHours, now: Int64, descriptors: [Descriptor]
+        store: UsageStore?, readings: Readings, zone: ViewZone, workHours: WorkHours, now: Int64, descriptors: [Descriptor],
+        devices: DeviceSelection = .all
     ) {
         self.store = store
         self.readings = readings
@@ -27,6 +30,7 @@ public struct UsageQueries: Sendable {
         var windows: [String: DerivedWindow] = [:]
         for descriptor in descriptors { windows[descriptor.id] = descriptor.derivedWindow }
         derivedWindows = windows
+        self.devices = devices
     }
 
     /// The local day of `now`.
@@ -46,10 +50,10 @@ public struct UsageQueries: Sendable {
         let buckets = DayReadings.bucketBounds(fromDay: fromDay, throughDay: throughDay)
         let active = DayReadings.activityBounds(fromDay: fromDay, throughDay: throughDay)
         return DayReadings.compute(
-            rows: try store.buckets(fromQuarter: buckets.lowerBound, toQuarter: buckets.upperBound),
-            activity: try store.activity(fromQuarter: active.lowerBound, toQuarter: active.upperBound),
-            lastActivityBefore: try store.lastActivity(beforeQuarter: active.lowerBound),
-            historyStart: try store.firstUsageQuarter(), calendar: calendar, workHours: workHours,
+            rows: try store.buckets(fromQuarter: buckets.lowerBound, toQuarter: buckets.upperBound, devices: devices),
+            activity: try store.activity(fromQuarter: active.lowerBound, toQuarter: active.upperBound, devices: devices),
+            lastActivityBefore: try store.lastActivity(beforeQuarter: active.lowerBound, devices: devices),
+            historyStart: try store.firstUsageQuarter(devices: devices), calendar: calendar, workHours: workHours,
             fromDay: fromDay, throughDay: throughDay)
     }
 
@@ -58,6 +62,6 @@ public struct UsageQueries: Sendable {
     func buckets(fromDay: Int64?, throughDay: Int64?, tools: [String] = []) throws(StoreError) -> [BucketRow] {
         guard let store else { return [] }
         let bounds = LocalCalendar.quarterBounds(fromDay: fromDay, throughDay: throughDay)
-        return try store.buckets(fromQuarter: bounds.lowerBound, toQuarter: bounds.upperBound, tools: tools)
+        return try store.buckets(fromQuarter: bounds.lowerBound, toQuarter: bounds.upperBound, tools: tools, devices: devices)
     }
 }

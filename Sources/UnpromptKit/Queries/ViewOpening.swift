@@ -13,10 +13,13 @@ public struct ViewRequest: Sendable {
     public var zone: ViewZone
     /// The clock: milliseconds since 1970.
     public var now: Int64
+    /// Whose usage: `all` (nil means the same), `this`, or a device's id, id prefix or label
+    /// (`UsageQueries.choose(device:…)`).
+    public var device: String?
 
     public init(
         storePath: String, scan: Bool, settingsPath: String, readings: ReadingsLocation, costMode: CostMode, zone: ViewZone,
-        now: Int64
+        now: Int64, device: String? = nil
     ) {
         self.storePath = storePath
         self.scan = scan
@@ -25,6 +28,7 @@ public struct ViewRequest: Sendable {
         self.costMode = costMode
         self.zone = zone
         self.now = now
+        self.device = device
     }
 }
 
@@ -34,12 +38,16 @@ public enum ViewOpeningError: Error {
     case settings(DescriptorError)
     case readings(ReadingsUnavailable)
     case store(StoreError)
+    /// `device` names no device the store knows.
+    case device(String)
 }
 
-/// A view, opened: its queries, and the scan that brought the store up to date (nil with `scan: false`).
+/// A view, opened: its queries, the scan that brought the store up to date (nil with `scan: false`), and the
+/// settings it was opened with.
 public struct OpenedView: Sendable {
     public let queries: UsageQueries
     public let scan: ScanReport?
+    public let settings: UserConfig
 }
 
 extension UsageQueries {
@@ -75,9 +83,18 @@ extension UsageQueries {
         } catch {
             throw .store(error)
         }
+        let devices: DeviceSelection
+        do {
+            devices = try choose(device: request.device, store: store, settings: settings)
+        } catch {
+            switch error {
+            case .store(let error): throw .store(error)
+            case .unknown(let message): throw .device(message)
+            }
+        }
         let queries = UsageQueries(
             store: store, readings: readings, zone: request.zone, workHours: settings.workHours, now: request.now,
-            descriptors: descriptors)
-        return OpenedView(queries: queries, scan: report)
+            descriptors: descriptors, devices: devices)
+        return OpenedView(queries: queries, scan: report, settings: settings)
     }
 }

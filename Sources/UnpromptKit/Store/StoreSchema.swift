@@ -99,6 +99,12 @@ enum StoreSchema {
                         """)
                 }
             }
+            if version < 5 {
+                // Devices and friends: other devices' imports, kept apart from this device's own buckets (each
+                // replaced whole by its next import), friends' shares, and this store's random device id and
+                // friend id, made here once (`UsageStore+Devices`, `UsageStore+Friends`).
+                try UsageStore.createDeviceTables(database)
+            }
             try database.execute("PRAGMA user_version = \(UsageStore.schemaVersion)")
         }
     }

@@ -112,7 +112,7 @@ public struct SyncError: Error, Sendable {
 
     static func errno() -> String { String(cString: strerror(Foundation.errno)) }
 
-    static func reason(_ error: any Error) -> String {
+    public static func reason(_ error: any Error) -> String {
         if let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(posix.code)))
         }

@@ -16,10 +16,12 @@ public struct ViewRequest: Sendable {
     /// Whose usage: `all` (nil means the same), `this`, or a device's id, id prefix or label
     /// (`UsageQueries.choose(device:…)`).
     public var device: String?
+    /// Without a scan, open the store for writing (created when missing), for a sync that imports.
+    public var writable: Bool
 
     public init(
         storePath: String, scan: Bool, settingsPath: String, readings: ReadingsLocation, costMode: CostMode, zone: ViewZone,
-        now: Int64, device: String? = nil
+        now: Int64, device: String? = nil, writable: Bool = false
     ) {
         self.storePath = storePath
         self.scan = scan
@@ -29,6 +31,7 @@ public struct ViewRequest: Sendable {
         self.zone = zone
         self.now = now
         self.device = device
+        self.writable = writable
     }
 }
 
@@ -76,6 +79,8 @@ extension UsageQueries {
                 let opened = try UsageStore(path: request.storePath)
                 report = try step.run(opened, descriptors, now: request.now)
                 store = opened
+            } else if request.writable {
+                store = try UsageStore(path: request.storePath)
             } else {
                 store = FileManager.default.fileExists(atPath: request.storePath)
                     ? try UsageStore(path: request.storePath, readOnly: true) : nil

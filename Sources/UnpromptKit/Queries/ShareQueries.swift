@@ -46,22 +46,19 @@ extension UsageQueries {
     /// Your figures for today or this month, over every device chosen.
     public func share(_ period: LocalCalendar.Period) throws(StoreError) -> ShareFigures {
         let today = currentDay
-        if period == .day {
-            let day = try days(from: today, through: today)[0]
-            return ShareFigures(period: .day, date: today, tokens: day.tokens, trend: Self.trend(Double(day.tokens), day.baseline))
+        let first = period == .day ? today : CivilDate.firstDay(ofMonth: CivilDate.month(ofDay: today))
+        let tokens = try days(from: first, through: today).reduce(Int64(0)) { $0 + $1.tokens }
+        // The 30 days before the period's first, from the day the history began (as a day's band counts them).
+        let historyDay = try store?.firstUsageQuarter(devices: devices).map(calendar.day(ofQuarter:))
+        let earliest = max(first - DayBand.baselineDays, historyDay ?? first)
+        var trend: Int64?
+        if earliest < first {
+            let baseline = try days(from: earliest, through: first - 1)
+            let sum = baseline.reduce(Int64(0)) { $0 + $1.tokens }
+            // tokens per day over the mean, exactly, in integers: tokens × 100 × days before ÷ (days × their sum).
+            if sum > 0 { trend = tokens * 100 * Int64(baseline.count) / ((today - first + 1) * sum) }
         }
-        let month = CivilDate.month(ofDay: today)
-        let first = CivilDate.firstDay(ofMonth: month)
-        let days = try self.days(from: first, through: today)
-        let tokens = days.reduce(Int64(0)) { $0 + $1.tokens }
-        return ShareFigures(
-            period: .month, date: month, tokens: tokens, trend: Self.trend(Double(tokens) / Double(days.count), days[0].baseline))
-    }
-
-    static func trend(_ perDay: Double, _ baseline: Double?) -> Int64? {
-        guard let baseline, baseline > 0 else { return nil }
-        let percent = (perDay * 100 / baseline).rounded(.down)
-        return percent.isFinite && percent < 1e15 ? Int64(percent) : nil
+        return ShareFigures(period: period, date: period == .day ? today : CivilDate.month(ofDay: today), tokens: tokens, trend: trend)
     }
 
     /// The friends' shares of `period` and yours (named `name`, friend id `friend`), ranked by `measure`.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what the build and the tests need when it is missing: pkg-config, the libyaml, SQLite, simdjson, zstd and libqrencode
-# development files (the build), and Python 3 with its sqlite3 module (the tests' corpus generator and checkers).
+# Installs what the build and the tests need when it is missing: pkg-config, the libyaml, SQLite, simdjson, zstd and
+# libqrencode development files (the build), Python 3 with its sqlite3 module (the tests' corpus generator and
+# checkers), and tmux (the real-terminal tests of `confirm`, which are skipped without it).
 # Debian/Ubuntu use apt-get (as root, or through sudo); macOS uses Homebrew.
 set -euo pipefail
 
@@ -11,6 +12,7 @@ if [ "$missing" = 0 ]; then
   for m in "${modules[@]}"; do pkg-config --exists "$m" || missing=1; done
 fi
 python3 -c 'import sqlite3' >/dev/null 2>&1 || missing=1
+command -v tmux >/dev/null 2>&1 || missing=1
 [ "$missing" = 0 ] && exit 0
 
 case "$(uname -s)" in
@@ -19,13 +21,13 @@ case "$(uname -s)" in
     [ "$(id -u)" = 0 ] || sudo="sudo"
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-      pkg-config libyaml-dev libsqlite3-dev libsimdjson-dev libzstd-dev libqrencode-dev python3
+      pkg-config libyaml-dev libsqlite3-dev libsimdjson-dev libzstd-dev libqrencode-dev python3 tmux
     ;;
   Darwin)
-    brew install pkg-config libyaml sqlite simdjson zstd qrencode python3
+    brew install pkg-config libyaml sqlite simdjson zstd qrencode python3 tmux
     ;;
   *)
-    echo "install pkg-config, libyaml, sqlite3, simdjson, zstd and libqrencode development files and Python 3, then retry" >&2
+    echo "install pkg-config, libyaml, sqlite3, simdjson, zstd and libqrencode development files, Python 3 and tmux, then retry" >&2
     exit 1
     ;;
 esac

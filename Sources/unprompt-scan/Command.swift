@@ -102,6 +102,18 @@ extension Command {
             options: view,
             run: { c throws(UsageError) in try SnapshotCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
         Command(
+            words: ["confirm"], operands: "[DATE]",
+            abstract: "scan, then the day's proposal (uses personal and at work, tokens, cost): one key confirms it, or gives context instead of a number",
+            options: [.yes, .context, .undo] + view,
+            examples: [
+                Example(command: "unprompt-scan confirm", comment: "today after work hours (18:00 without), else the latest day not confirmed"),
+                Example(command: "unprompt-scan confirm yesterday --context no-work", comment: "I didn't work: its work counts as personal"),
+                Example(command: "unprompt-scan confirm --yes --json", comment: "for a widget: confirm the proposal, print the day and the streak"),
+            ],
+            run: { c throws(UsageError) in
+                try ConfirmCommand.run(c.arguments, c.operands, catalog: c.catalog, environment: c.environment)
+            }),
+        Command(
             words: ["prices"],
             abstract: "the price table's source, date and SHA-256, your override, and every model in the store with its price row",
             options: [.store, .json],

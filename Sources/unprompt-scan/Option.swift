@@ -47,6 +47,11 @@ struct Option: Equatable {
         name: "--dry-run", value: nil, help: "read every source with its descriptor and print what would be counted; writes nothing")
     static let version = Option(
         name: "--version", value: nil, help: "the release, the commit it was built from, the price table's date, the water method")
+    static let yes = Option(name: "--yes", value: nil, help: "confirm the day's proposal as it is (without a terminal, this or --context)")
+    static let context = Option(
+        name: "--context", value: "KIND", repeatable: true,
+        help: "confirm it with context, never a number: no-work, \"worked HH:MM-HH:MM\", \"hours-changed SPEC\" or elsewhere (repeatable)")
+    static let undo = Option(name: "--undo", value: nil, help: "remove the answer given for DATE")
     static let help = Option(name: "--help", aliases: ["-h"], value: nil, help: "show this help")
     static let device = Option(
         name: "--device", value: "WHICH",
@@ -62,7 +67,7 @@ struct Option: Equatable {
 
     /// Every option of every command.
     static let all: [Option] = [
-        store, tz, json, noScan, costMode, config, since, until, tool, month, interval, root, readersDir, dryRun, version, help,
-        device, dir, period, what, by, svg,
+        store, tz, json, noScan, costMode, config, since, until, tool, month, interval, root, readersDir, dryRun, version, yes,
+        context, undo, help, device, dir, period, what, by, svg,
     ]
 }

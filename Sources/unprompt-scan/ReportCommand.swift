@@ -31,9 +31,9 @@ enum ReportCommand {
     }
 
     /// `{"daily":[{"date":…,"totals":…,"events":…,"cost":…,"water":…,"bottleLevel":…,"byModel":…,
-    /// "costByModel":…,"waterByModel":…,"byTool":…,"uses":…,"work":{"tokens","uses"},"personal":{…}}…],
-    /// "timeZone":…,"readings":…}` (`uses`, `work` and `personal` without `--tool`), or `"monthly"` with
-    /// `"month"` (and no bottle level or uses).
+    /// "costByModel":…,"waterByModel":…,"byTool":…,"confirmed":…,"context":[…],"uses":…,"work":{"tokens","uses"},
+    /// "personal":{…}}…],"timeZone":…,"readings":…}` (`uses`, `work` and `personal` without `--tool`), or
+    /// `"monthly"` with `"month"` (and no bottle level, confirmation or uses).
     static func json(_ report: PeriodReport, _ queries: UsageQueries) -> JSON {
         let daily = report.period == .day
         let entries = report.entries.map { entry -> JSON in
@@ -41,7 +41,8 @@ enum ReportCommand {
             let label = daily
                 ? ("date", CivilDate.dateString(ofDay: usage.period)) : ("month", CivilDate.monthString(ofMonth: usage.period))
             let bottle: JSON? = daily ? (entry.bottleLevel.map { .number(ReadingsFormat.rounded($0)) } ?? .null) : nil
-            let json = UsageView.json(usage, label: label, readings: entry.readings, bottle: bottle)
+            var json = UsageView.json(usage, label: label, readings: entry.readings, bottle: bottle)
+            if daily, case .object(let fields) = json { json = .object(fields + ConfirmationFormat.json(entry.confirmation)) }
             guard case .object(let fields) = json, let day = entry.day else { return json }
             return .object(fields + [
                 ("uses", .int(day.uses)),

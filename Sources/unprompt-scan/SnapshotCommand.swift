@@ -6,9 +6,10 @@ import UnpromptKit
 ///
 /// It holds numbers only: instants as milliseconds since 1970, local days as day numbers (days since
 /// 1970-01-01 in the person's zone), and no string but enumerated ids — tool ids, model ids, limit window
-/// names and band names. Everything in it comes from the store and the clock, as the other views show it:
-/// `usage` is today's line, `uses` today's episodes, `limits` and `fiveHourWindows` the `limits` view,
-/// and `days` the last 35 days of the calendar, today included.
+/// names, band names and kinds of context. Everything in it comes from the store and the clock, as the other
+/// views show it: `usage` is today's line, `uses` today's episodes, `limits` and `fiveHourWindows` the `limits`
+/// view, `streak` and `proposal` what `today` and `confirm` say, and `days` the last 35 days of the calendar,
+/// today included, each with its confirmation.
 enum SnapshotCommand {
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
         return try ViewOpener.show(arguments, catalog: catalog, environment: environment) { queries throws(StoreError) in
@@ -36,6 +37,8 @@ enum SnapshotCommand {
                     ("endFromLimit", .bool(entry.window.endFromLimit)),
                 ])
             })),
+            ("streak", .int(today.confirmations.streak.days)),
+            ("proposal", today.confirmations.proposal.map { .integer($0) } ?? .null),
             ("days", .array(snapshot.days.map { entry in
                 let day = entry.reading
                 return .object([
@@ -43,7 +46,7 @@ enum SnapshotCommand {
                     ("cost", cost(entry.readings.cost)), ("water", water(entry.readings.water)),
                     ("band", .string(day.band.rawValue)), ("uses", .int(day.uses)),
                     ("workTokens", .integer(day.workTokens)), ("workUses", .int(day.workUses)),
-                ])
+                ] + ConfirmationFormat.json(day.confirmation))
             })),
         ])
     }

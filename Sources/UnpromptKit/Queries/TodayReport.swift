@@ -3,6 +3,7 @@
 /// - tokens by tool and model, with their cost at API list prices and their water, from the same
 ///   quarter-hour buckets as `daily` (today's line here equals today's line of `daily` in the same zone);
 /// - uses (episodes started today) and the work and personal part of uses and tokens;
+/// - the streak of confirmed days and the proposal waiting, if any (`ConfirmationStatus`);
 /// - the live estimate (`LiveEstimate`): the count when the store was last measured, plus the recent pace
 ///   for at most three minutes; past them it is shown as "measured at HH:MM".
 public struct TodayReport: Sendable {
@@ -19,6 +20,8 @@ public struct TodayReport: Sendable {
     /// Tokens per second around `measuredAt`.
     public let pace: Double
     public let estimate: LiveEstimate.Reading
+    /// The streak of confirmed days, and the day whose proposal is waiting.
+    public let confirmations: ConfirmationStatus
 
     /// The pace in whole tokens a minute, rounded down (an estimate never rounds up).
     public var tokensPerMinute: Int64 { Int64((pace * 60).rounded(.down)) }
@@ -47,6 +50,6 @@ extension UsageQueries {
         }
         return TodayReport(
             day: day, dayStart: dayStart, usage: usage, readings: breakdown, reading: reading, measuredAt: measuredAt,
-            pace: pace, estimate: estimate)
+            pace: pace, estimate: estimate, confirmations: try confirmationStatus())
     }
 }

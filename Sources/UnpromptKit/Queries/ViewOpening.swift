@@ -16,7 +16,8 @@ public struct ViewRequest: Sendable {
     /// Whose usage: `all` (nil means the same), `this`, or a device's id, id prefix or label
     /// (`UsageQueries.choose(device:…)`).
     public var device: String?
-    /// Without a scan, open the store for writing (created when missing), for a sync that imports.
+    /// Without a scan, open the store to write (created when missing) rather than read-only: for answers
+    /// that are kept in it (`confirm`) and for a sync that imports.
     public var writable: Bool
 
     public init(
@@ -74,6 +75,7 @@ extension UsageQueries {
         }
         let store: UsageStore?
         var report: ScanReport?
+        let confirmations: [Confirmation]
         do {
             if request.scan {
                 let opened = try UsageStore(path: request.storePath)
@@ -85,6 +87,7 @@ extension UsageQueries {
                 store = FileManager.default.fileExists(atPath: request.storePath)
                     ? try UsageStore(path: request.storePath, readOnly: true) : nil
             }
+            confirmations = try store?.confirmations() ?? []
         } catch {
             throw .store(error)
         }
@@ -99,7 +102,7 @@ extension UsageQueries {
         }
         let queries = UsageQueries(
             store: store, readings: readings, zone: request.zone, workHours: settings.workHours, now: request.now,
-            descriptors: descriptors, devices: devices)
+            descriptors: descriptors, confirmations: confirmations, devices: devices)
         return OpenedView(queries: queries, scan: report, settings: settings)
     }
 }

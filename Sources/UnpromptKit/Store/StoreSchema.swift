@@ -100,6 +100,10 @@ enum StoreSchema {
                 }
             }
             if version < 5 {
+                // The person's confirmations of days (`UsageStore+Confirmations`): new tables, nothing moves.
+                try UsageStore.createConfirmationTables(database)
+            }
+            if version < 6 {
                 // Devices and friends: other devices' imports, kept apart from this device's own buckets (each
                 // replaced whole by its next import), friends' shares, and this store's random device id and
                 // friend id, made here once (`UsageStore+Devices`, `UsageStore+Friends`).

@@ -380,3 +380,8 @@ if [ "$LARGE" = 1 ]; then
     RUNS=3 WARMUP=1 ROUNDS=1 speed claude-3000 claude "$DATA/claude-3000"
     rss claude-3000 claude "$DATA/claude-3000"
 fi
+
+# ---------------------------------------------------------------- 10. merging a sync folder (issue 16)
+# 30 devices x one year of exports (bench/exports.py), merged into a new store, checked exactly, then timed.
+say "10. merging a sync folder"
+BENCH_DATA="$DATA" bash "$REPO_ROOT/bench/sync.sh" "$BIN" || die "the sync folder benchmark"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need when it is missing: pkg-config, the libyaml, SQLite, simdjson, zstd and
 # libqrencode development files (the build), Python 3 with its sqlite3 module (the tests' corpus generator and
-# checkers), and tmux (the real-terminal tests of `confirm`, which are skipped without it).
-# Debian/Ubuntu use apt-get (as root, or through sudo); macOS uses Homebrew.
+# checkers), tmux (the real-terminal tests, skipped without it) and a headless Chromium (the page's browser test,
+# scripts/browser-check.py): Debian's chromium-headless-shell.
+# Debian/Ubuntu use apt-get (as root, or through sudo); macOS uses Homebrew (Chromium: see README.md).
 set -euo pipefail
 
 modules=(yaml-0.1 sqlite3 simdjson libzstd libqrencode)
@@ -13,15 +14,26 @@ if [ "$missing" = 0 ]; then
 fi
 python3 -c 'import sqlite3' >/dev/null 2>&1 || missing=1
 command -v tmux >/dev/null 2>&1 || missing=1
-[ "$missing" = 0 ] && exit 0
+browser=0
+if [ "$(uname -s)" = Linux ] && ! command -v chromium-headless-shell >/dev/null 2>&1 && ! command -v chromium >/dev/null 2>&1; then
+  browser=1
+fi
+[ "$missing" = 0 ] && [ "$browser" = 0 ] && exit 0
 
 case "$(uname -s)" in
   Linux)
     sudo=""
     [ "$(id -u)" = 0 ] || sudo="sudo"
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-      pkg-config libyaml-dev libsqlite3-dev libsimdjson-dev libzstd-dev libqrencode-dev python3 tmux
+    if [ "$missing" = 1 ]; then
+      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+        pkg-config libyaml-dev libsqlite3-dev libsimdjson-dev libzstd-dev libqrencode-dev python3 tmux
+    fi
+    # Only the browser test needs it; where the distribution has no such package the test says it is skipped.
+    if [ "$browser" = 1 ]; then
+      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium-headless-shell \
+        || echo "install-deps: no chromium-headless-shell package here; the browser test will be skipped" >&2
+    fi
     ;;
   Darwin)
     brew install pkg-config libyaml sqlite simdjson zstd qrencode python3 tmux

@@ -24,8 +24,13 @@ enum ReportCommand {
         for id in tools where !catalog.descriptors.contains(where: { $0.id == id }) {
             throw UsageError("--tool: no reader named '\(id)'; `unprompt-scan readers list` shows them")
         }
-        return try ViewOpener.show(arguments, catalog: catalog, environment: environment) { queries throws(StoreError) in
+        let csv = arguments.has(Option.csv.name)
+        if csv, arguments.has(Option.json.name) { throw UsageError("--csv and --json are two formats: give one") }
+        // CSV rows end with CRLF, the last one too: nothing is added after them.
+        return try ViewOpener.show(arguments, catalog: catalog, environment: environment, terminator: csv ? "" : "\n") {
+            queries throws(StoreError) in
             let report = try queries.periods(by: period, from: fromDay, through: throughDay, tools: tools)
+            if csv { return PeriodCSV.text(report) }
             return arguments.has("--json") ? json(report, queries).text : text(report, queries)
         }
     }

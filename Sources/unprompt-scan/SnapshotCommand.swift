@@ -29,12 +29,13 @@ enum SnapshotCommand {
                 ("today", .int(today.reading.uses)), ("work", .int(today.reading.workUses)),
                 ("personal", .int(today.reading.personalUses)),
             ])),
-            ("limits", .array(snapshot.limits.readings.map { limit($0.status) })),
+            ("limits", .array(snapshot.limits.readings.map { limit($0) })),
             ("fiveHourWindows", .array(snapshot.limits.windows.map { entry in
                 .object([
                     ("tool", .string(entry.tool)), ("start", .integer(entry.window.start)), ("end", .integer(entry.window.end)),
                     ("tokens", .integer(entry.window.tokens)), ("cost", cost(entry.cost)),
                     ("endFromLimit", .bool(entry.window.endFromLimit)),
+                    ("tokensPerHour", PaceFormat.json(entry.tokensPerHour)),
                 ])
             })),
             ("streak", .int(today.confirmations.streak.days)),
@@ -79,7 +80,8 @@ enum SnapshotCommand {
         ])
     }
 
-    static func limit(_ status: LimitStatus) -> JSON {
+    static func limit(_ reading: LimitsReport.Reading) -> JSON {
+        let status = reading.status
         let sample = status.sample
         return .object([
             ("tool", .string(sample.tool)), ("window", .string(sample.window)),
@@ -88,6 +90,7 @@ enum SnapshotCommand {
             ("resetsAt", sample.resetsAt.map { .integer($0) } ?? .null),
             ("measuredAt", .integer(sample.time)),
             ("stale", .bool(status.stale)),
+            ("pace", PaceFormat.json(reading.pace, instant: { .integer($0) })),
         ])
     }
 

@@ -62,10 +62,10 @@ enum ViewOpener {
         let status: ExitCode
     }
 
-    /// The body of a view: opens it, renders its queries, prints the result, and exits with the scan's
+    /// The body of a view: opens it, renders its queries, prints the result (then `terminator`), and exits with the scan's
     /// status (`ScanWarning`); a store that cannot be read is reported with exit status 4.
     static func show(
-        _ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String],
+        _ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String], terminator: String = "\n",
         render: (UsageQueries) throws(StoreError) -> String
     ) throws(UsageError) -> ExitCode {
         let opened: Opened
@@ -81,7 +81,7 @@ enum ViewOpener {
         } catch {
             return StoreFailure.report(error)
         }
-        print(output)
+        print(output, terminator: terminator)
         return status
     }
 }

@@ -52,4 +52,19 @@ extension UsageQueries {
             day: day, dayStart: dayStart, usage: usage, readings: breakdown, reading: reading, measuredAt: measuredAt,
             pace: pace, estimate: estimate, confirmations: try confirmationStatus())
     }
+
+    /// Today's live estimate from the tokens the store holds for today: when the store was last measured (by
+    /// `now`), the pace around then, and the estimate at `now` (the measured count when never measured).
+    func live(dayTokens: Int64) throws(StoreError) -> (measuredAt: Int64?, pace: Double, estimate: LiveEstimate.Reading) {
+        // A measurement after the clock's moment did not exist yet then.
+        guard let store, let measuredAt = try store.measuredAt().flatMap({ $0 <= now ? $0 : nil }) else {
+            return (nil, 0, LiveEstimate.Reading(tokens: dayTokens, live: false))
+        }
+        let quarter = Bucket.quarter(of: measuredAt)
+        let pace = LiveEstimate.pace(of: try store.buckets(fromQuarter: quarter - 1, toQuarter: quarter + 1), measuredAt: measuredAt)
+        let day = currentDay
+        // Measured on an earlier day, the count is that day's: the estimate of today does not use it.
+        let count = calendar.day(ofMilliseconds: measuredAt) == day ? dayTokens : 0
+        return (measuredAt, pace, LiveEstimate(count: count, pace: pace, measuredAt: measuredAt).reading(now: now, dayStart: start(ofDay: day)))
+    }
 }

@@ -449,8 +449,13 @@ json.dump({"append_tree": tree, "append_median_ms": a["median"] * 1000, "append_
           open(out, "w"), indent=1)
 PY
 
-# ---------------------------------------------------------------- 10. every goal in one table
-say "10. goals"
+# ---------------------------------------------------------------- 10. merging a sync folder (issue 16)
+# 30 devices x one year of exports (bench/exports.py), merged into a new store, checked exactly, then timed.
+say "10. merging a sync folder"
+BENCH_DATA="$DATA" bash "$REPO_ROOT/bench/sync.sh" "$BIN" || die "the sync folder benchmark"
+
+# ---------------------------------------------------------------- 11. every goal in one table
+say "11. goals"
 BUSY_END="$(cpu_busy_pct)"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), CPU busy now: $BUSY_END % (before the timing: $BUSY_BEFORE %)"
 python3 "$REPORT" goals "$DATA/goals.json" "$DATA/summary.json" "$DATA/store-summary.json" "$RESULTS/extra.json"

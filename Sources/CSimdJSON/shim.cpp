@@ -292,6 +292,40 @@ int ujson_array_elements(ujson_parser *p, uint32_t handle, uint32_t *first, size
     });
 }
 
+int ujson_table(ujson_parser *p, uint32_t handle, size_t width, ujson_value *out, size_t capacity,
+                size_t *rows) {
+    return guarded([&] {
+        if (handle >= p->handles.size()) return int(simdjson::OUT_OF_BOUNDS);
+        *rows = 0;
+        simdjson::dom::array table;
+        if (p->handles[handle].get_array().get(table)) return UJSON_NOT_A_TABLE;
+        size_t count = table.size();
+        if (count == 0xFFFFFF) {  // simdjson saturates sizes at 2^24 - 1: count the elements
+            count = 0;
+            for (element e : table) { (void)e; ++count; }
+        }
+        if (count * width > capacity) {
+            *rows = count;
+            return UJSON_TABLE_CAPACITY;
+        }
+        size_t slot = 0;
+        for (element row : table) {
+            simdjson::dom::array values;
+            if (row.get_array().get(values)) return UJSON_NOT_A_TABLE;
+            size_t used = 0;
+            for (element e : values) {
+                if (used == width) return UJSON_NOT_A_TABLE;
+                out[slot + used] = describe(p, e, nullptr);
+                ++used;
+            }
+            if (used != width) return UJSON_NOT_A_TABLE;
+            slot += width;
+            ++*rows;
+        }
+        return 0;
+    });
+}
+
 int ujson_object_entries(ujson_parser *p, uint32_t handle, uint32_t *first, size_t *count,
                          const ujson_string **keys) {
     return guarded([&] {

@@ -56,13 +56,13 @@ struct Command: Sendable {
 
 extension Command {
     /// The options every view of the store takes.
-    static let view: [Option] = [.tz, .noScan, .costMode, .store, .config, .readersDir, .json]
+    static let view: [Option] = [.tz, .device, .noScan, .costMode, .store, .config, .readersDir, .json]
 
     /// Every command, in the order the help lists them.
     static let all: [Command] = [
         Command(
             words: [], abstract: "scan every new log line into the store, then show today's usage",
-            options: [.tz, .costMode, .store, .config, .readersDir, .json],
+            options: [.tz, .device, .costMode, .store, .config, .readersDir, .json],
             examples: [Example(command: "unprompt-scan", comment: "scan what is new into the store, then show today")],
             run: { c throws(UsageError) in try ScanCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
         Command(
@@ -93,7 +93,7 @@ extension Command {
         Command(
             words: ["calendar"],
             abstract: "scan, then a month grid: each day's tokens against the mean of the 30 days before it",
-            options: [.month, .tz, .noScan, .store, .config, .readersDir, .json],
+            options: [.month, .tz, .device, .noScan, .store, .config, .readersDir, .json],
             examples: [Example(command: "unprompt-scan calendar --month 2026-02", comment: "February's grid; letters with NO_COLOR")],
             run: { c throws(UsageError) in try CalendarCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
         Command(
@@ -159,17 +159,56 @@ extension Command {
         Command(
             words: ["watch"],
             abstract: "scan, then scan again within a second of every change, one line per scan that counted something, until Ctrl-C or SIGTERM",
-            options: [.interval, .store, .readersDir, .json],
+            options: [.interval, .store, .config, .readersDir, .json],
             run: { c throws(UsageError) in try WatchCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
         Command(
-            words: ["config", "get"], operands: "work-hours", abstract: "show a setting of the settings file",
+            words: ["sync"],
+            abstract: "scan, then write this device's numbers-only export into the sync folder and import every other device's",
+            options: [.dir, .noScan, .store, .config, .readersDir, .json],
+            examples: [
+                Example(command: "unprompt-scan sync --dir ~/Sync/unprompt", comment: "a folder Syncthing, iCloud Drive or Dropbox keeps in step"),
+                Example(command: "unprompt-scan config set sync-dir ~/Sync/unprompt", comment: "then every scan and watch syncs"),
+            ],
+            run: { c throws(UsageError) in try SyncCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
+        Command(
+            words: ["devices"], abstract: "this device and every device imported from the sync folder: label, id, last export, tokens",
+            options: [.store, .config, .json],
+            run: { c throws(UsageError) in try DevicesCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
+        Command(
+            words: ["share"],
+            abstract: "scan, then a share code of today (or this month): your chosen name and your tokens or only your trend, drawn as a QR code",
+            options: [.period, .what, .svg, .dir, .tz, .noScan, .store, .config, .readersDir, .json],
+            examples: [
+                Example(command: "unprompt-scan share --what trend", comment: "only today against your own 30-day average"),
+                Example(command: "unprompt-scan share --period month --svg card.svg", comment: "this month, and the share card as an image"),
+            ],
+            run: { c throws(UsageError) in try ShareCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
+        Command(
+            words: ["friends"], abstract: "scan, then the friends whose codes you added, ranked with you by tokens or by trend",
+            options: [.by, .period, .dir, .tz, .noScan, .store, .config, .readersDir, .json],
+            examples: [Example(command: "unprompt-scan friends --by trend --period month", comment: "this month, by each one's trend")],
+            run: { c throws(UsageError) in try FriendsCommand.list(c.arguments, catalog: c.catalog, environment: c.environment) }),
+        Command(
+            words: ["friends", "add"], operands: "CODE", abstract: "add a friend's share code (a newer one from the same friend replaces the older)",
+            options: [.store],
+            run: { c throws(UsageError) in try FriendsCommand.add(c.arguments, c.operands, environment: c.environment) }),
+        Command(
+            words: ["friends", "remove"], operands: "NAME", abstract: "remove a friend, by name (or friend id)",
+            options: [.store],
+            run: { c throws(UsageError) in try FriendsCommand.remove(c.arguments, c.operands, environment: c.environment) }),
+        Command(
+            words: ["config", "get"], operands: "SETTING", abstract: "show a setting of the settings file: work-hours, sync-dir, device-label or share-name",
             options: [.config, .json],
             run: { c throws(UsageError) in try ConfigCommand.get(c.arguments, c.operands, environment: c.environment) }),
         Command(
-            words: ["config", "set"], operands: "work-hours SPEC",
-            abstract: "keep work hours: \"Mon-Fri 09:00-12:30 13:30-18:00; Sat 10:00-14:00\", nights (\"Sun-Thu 22:00-06:00\") or none",
+            words: ["config", "set"], operands: "SETTING VALUE",
+            abstract: "keep a setting: work-hours SPEC (\"Mon-Fri 09:00-12:30 13:30-18:00; Sat 10:00-14:00\", nights \"Sun-Thu 22:00-06:00\"), sync-dir DIR, device-label NAME, share-name NAME; none clears one",
             options: [.config],
-            examples: [Example(command: "unprompt-scan config set work-hours \"Mon-Fri 09:00-18:00\"", comment: "work hours, in quarter-hours")],
+            examples: [
+                Example(command: "unprompt-scan config set work-hours \"Mon-Fri 09:00-18:00\"", comment: "work hours, in quarter-hours"),
+                Example(command: "unprompt-scan config set device-label laptop", comment: "this device's name in the sync folder"),
+                Example(command: "unprompt-scan config set share-name Ada", comment: "the name your share codes carry"),
+            ],
             run: { c throws(UsageError) in try ConfigCommand.set(c.arguments, c.operands, environment: c.environment) }),
         Command(
             words: [], flag: .dryRun, operands: "[PATH...]",

@@ -1,8 +1,8 @@
 /// The documented exit statuses (the usage text, README.md and the man page say them from `meaning`).
 enum ExitCode: Int32, CaseIterable {
     case success = 0
-    /// The command ran, but some sources (or directories holding them) could not be read; they are
-    /// reported, and nothing of them was counted.
+    /// The command ran, but some sources (or directories holding them) could not be read, or the sync folder
+    /// held a refused export or could not be used; they are reported, and nothing of them was counted.
     case sourcesUnreadable = 1
     case usage = 2
     /// A descriptor (or a file given to `readers validate`) is invalid.
@@ -21,7 +21,7 @@ enum ExitCode: Int32, CaseIterable {
         switch self {
         case .success: "done"
         case .sourcesUnreadable:
-            "done, but some sources, or directories holding them, could not be read: they are reported, and nothing of them was counted"
+            "done, but some sources, or directories holding them, could not be read, or a device's export in the sync folder was refused (or the folder could not be used): they are reported, and nothing of them was counted"
         case .usage: "usage error (unknown command or option, an option the command does not take, a missing value, an unknown reader)"
         case .invalidDescriptor: "a descriptor is invalid (file:line:col on stderr)"
         case .store:
@@ -32,4 +32,7 @@ enum ExitCode: Int32, CaseIterable {
         case .unavailable: "report cannot write its file, or serve cannot listen on its address (in use, or not this machine's)"
         }
     }
+
+    /// The status to end with when two things each gave one: the larger.
+    static func worst(_ a: ExitCode, _ b: ExitCode) -> ExitCode { a.rawValue >= b.rawValue ? a : b }
 }

@@ -27,7 +27,7 @@ enum LiveTodayCommand {
         let watcher = ChangeWatcher(targets: WatchTarget.targets(for: catalog.descriptors, environment: environment, home: home))
         let view: OpenedView
         switch try ViewOpener.open(arguments, catalog: catalog, environment: environment, scan: true) {
-        case .success(let opened): view = opened
+        case .success(let opened): view = opened.view
         case .failure(let failure): return failure.status
         }
         guard let store = view.queries.store else { preconditionFailure("a view opened with a scan has its store") }

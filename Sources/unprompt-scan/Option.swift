@@ -74,10 +74,22 @@ struct Option: Equatable {
         help: "confirm it with context, never a number: no-work, \"worked HH:MM-HH:MM\", \"hours-changed SPEC\" or elsewhere (repeatable)")
     static let undo = Option(name: "--undo", value: nil, help: "remove the answer given for DATE")
     static let help = Option(name: "--help", aliases: ["-h"], value: nil, help: "show this help")
+    static let device = Option(
+        name: "--device", value: "WHICH",
+        help: "whose usage: all (default: this device and every device imported from the sync folder), this, or a device's id or label (`unprompt-scan devices` lists them)")
+    static let dir = Option(
+        name: "--dir", value: "DIR",
+        help: "the shared folder: for sync, the folder your sync engine keeps in step (default: the settings' sync-dir); for share and friends, a folder of friends' share files")
+    static let period = Option(name: "--period", value: "PERIOD", help: "day (default: today) or month (this month)")
+    static let what = Option(
+        name: "--what", value: "WHAT", help: "tokens (default): the period's tokens; trend: only the period against your own 30-day average")
+    static let by = Option(name: "--by", value: "WHAT", help: "rank by tokens (default) or by trend against each one's own 30-day average")
+    static let svg = Option(name: "--svg", value: "FILE", help: "also write the share card, a self-contained SVG image, to FILE")
 
     /// Every option of every command.
     static let all: [Option] = [
         store, tz, json, csv, noScan, costMode, config, since, until, last, startOfWeek, tool, month, wide, columns, live, out,
         port, host, interval, root, readersDir, dryRun, version, yes, context, undo, help,
+        device, dir, period, what, by, svg,
     ]
 }

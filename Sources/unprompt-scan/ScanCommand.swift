@@ -6,11 +6,12 @@ enum ScanCommand {
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
         // Today is shown in the user's zone (`--tz`, else `TZ`, else the system zone); a bad zone, clock or
         // settings file is reported before any work is done.
-        let view: OpenedView
+        let opened: ViewOpener.Opened
         switch try ViewOpener.open(arguments, catalog: catalog, environment: environment, scan: true) {
-        case .success(let opened): view = opened
+        case .success(let success): opened = success
         case .failure(let failure): return failure.status
         }
+        let view = opened.view
         guard let report = view.scan else { preconditionFailure("a view opened with a scan has its report") }
         let json = arguments.has("--json")
         let today: TodayReport
@@ -30,7 +31,8 @@ enum ScanCommand {
         } else {
             print(JSON.object([("scan", self.json(report)), ("today", TodaySummary.json(today, view.queries))]).text)
         }
-        return StoreFailure.report(view.storeProblems) ?? (report.readEverything ? .success : .sourcesUnreadable)
+        return StoreFailure.report(view.storeProblems)
+            ?? ExitCode.worst(report.readEverything ? .success : .sourcesUnreadable, opened.syncStatus)
     }
 
     static func json(_ report: ScanReport) -> JSON {

@@ -37,6 +37,7 @@ enum ServeCommand {
                 printError("unprompt-scan: \(error.message)")
                 return .invalidData
             case .store(let error): return StoreFailure.report(error)
+            case .device(let message): throw UsageError(message)
             }
         }
         let server: HTTPServer

@@ -46,6 +46,7 @@ enum StatusLineCommand {
                 printError("unprompt-scan: \(error.message)")
                 return .invalidData
             case .store(let error): return StoreFailure.report(error)
+            case .device(let message): throw UsageError(message)
             }
         }
         let report: StatusLineReport

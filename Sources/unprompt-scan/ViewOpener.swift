@@ -5,38 +5,27 @@ import UnpromptKit
 /// each way opening can fail printed once, with its exit status.
 enum ViewOpener {
     /// Usage errors (a bad zone, clock or cost mode) are thrown before anything is opened or scanned.
-    static func request(_ arguments: Arguments, environment: [String: String], scan: Bool) throws(UsageError) -> ViewRequest {
+    static func request(_ arguments: Arguments, environment: [String: String], scan: Bool, writable: Bool = false)
+        throws(UsageError) -> ViewRequest
+    {
         let zone = try ZoneOption.resolve(arguments.single("--tz"), environment: environment)
         let now = try Clock.now(environment)
         return ViewRequest(
             storePath: StoreLocation.path(arguments, environment), scan: scan,
             settingsPath: SettingsLocation.path(arguments, environment),
             readings: ReadingsLocation.beside(environment: environment), costMode: try CostModeOption.parse(arguments),
-            zone: zone, now: now)
-    }
-
-    /// Opens the view (scanning first unless `--no-scan`) with the store open to write, for answers kept in
-    /// it; fails like `open`.
-    static func open(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String], writable: Bool)
-        throws(UsageError) -> Result<OpenedView, Failure>
-    {
-        var request = try request(arguments, environment: environment, scan: !arguments.has("--no-scan"))
-        request.writable = writable
-        return open(request, catalog: catalog, environment: environment)
+            zone: zone, now: now, device: arguments.single(Option.device.name), writable: writable)
     }
 
     /// Opens the view (scanning first unless `--no-scan`), or prints why it could not be and fails with the
-    /// exit status to end with.
-    static func open(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String], scan: Bool? = nil)
-        throws(UsageError) -> Result<OpenedView, Failure>
-    {
-        open(try request(arguments, environment: environment, scan: scan ?? !arguments.has("--no-scan")), catalog: catalog,
-            environment: environment)
-    }
-
-    private static func open(_ request: ViewRequest, catalog: ReaderCatalog, environment: [String: String])
-        -> Result<OpenedView, Failure>
-    {
+    /// exit status to end with. A scan is followed by a sync when the settings name a sync folder
+    /// (`config set sync-dir`), unless `sync` is false; its problems are printed and make `syncStatus` 1.
+    static func open(
+        _ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String], scan: Bool? = nil, writable: Bool = false,
+        sync: Bool = true
+    ) throws(UsageError) -> Result<Opened, Failure> {
+        let request = try request(
+            arguments, environment: environment, scan: scan ?? !arguments.has("--no-scan"), writable: writable)
         let step = ScanStep(
             environment: environment, home: HomeDirectory.path(environment), progress: { ProgressBar.forScan(environment: environment) })
         let view: OpenedView
@@ -52,9 +41,21 @@ enum ViewOpener {
                 return .failure(Failure(status: .invalidData))
             case .store(let error):
                 return .failure(Failure(status: StoreFailure.report(error)))
+            case .device(let message):
+                throw UsageError(message)
             }
         }
-        return .success(view)
+        var syncStatus = ExitCode.success
+        if sync, view.scan != nil, let directory = view.settings.syncDirectory {
+            syncStatus = SyncRun.quietly(view.queries, settings: view.settings, directory: directory)
+        }
+        return .success(Opened(view: view, syncStatus: syncStatus))
+    }
+
+    struct Opened {
+        let view: OpenedView
+        /// 1 when the sync after the scan had problems (printed), else 0; a store error of the sync is 4.
+        let syncStatus: ExitCode
     }
 
     struct Failure: Error {
@@ -68,12 +69,13 @@ enum ViewOpener {
         _ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String], terminator: String = "\n",
         render: (UsageQueries) throws(StoreError) -> String
     ) throws(UsageError) -> ExitCode {
-        let view: OpenedView
+        let opened: Opened
         switch try open(arguments, catalog: catalog, environment: environment) {
-        case .success(let opened): view = opened
+        case .success(let success): opened = success
         case .failure(let failure): return failure.status
         }
-        let status = ScanWarning.status(view.scan)
+        let view = opened.view
+        let status = ExitCode.worst(ScanWarning.status(view.scan), opened.syncStatus)
         let output: String
         do {
             output = try render(view.queries)

@@ -255,3 +255,20 @@ func manyIdentitiesEachKeepTheirOwnContribution(_ kind: LedgerKind) throws {
         #expect(admission == (index % 2 == 0 ? replaced(record(index, input: inputs[index])) : .duplicate), "\(index)")
     }
 }
+
+/// A record the ledger holds under the hash it had before keys were canonical (`legacyIdentity`) is the same
+/// record under its new hash: a copy carrying both counts nothing, and so do later copies with the new hash only.
+@Test(arguments: LedgerKind.allCases)
+func aRecordHeldUnderItsOldHashIsKnownByItsNewOne(_ kind: LedgerKind) throws {
+    let d = try kind.fresh()
+    let old = Identity(high: 7, low: 8)
+    #expect(try d.admit(event(5, identity: old, keep: .first)) == .counted)
+    let copy = TokenEvent(
+        tool: "t", time: 0, model: "m", counts: TokenCounts(input: 5), identity: idA, legacyIdentity: old, keep: .first)
+    #expect(try d.admit(copy) == .duplicate)
+    #expect(try d.admit(event(5, identity: idA, keep: .first)) == .duplicate)
+    let fresh = TokenEvent(
+        tool: "t", time: 0, model: "m", counts: TokenCounts(input: 5), identity: idB, legacyIdentity: Identity(high: 9, low: 9),
+        keep: .first)
+    #expect(try d.admit(fresh) == .counted, "an old hash nothing holds changes nothing")
+}

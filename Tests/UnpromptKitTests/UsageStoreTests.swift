@@ -190,6 +190,8 @@ final class UsageStoreTests: XCTestCase {
             INSERT INTO limit_samples VALUES ('t', 'primary', 1, 10, 300, NULL), ('t', 'secondary', 1, 20, 10080, NULL),
                 ('t', 'primary', 2, 30, 10079, NULL), ('t', 'primary', 3, 40, NULL, NULL), ('t', 'primary', 4, 50, 1440, NULL),
                 ('t', 'limit_reached', 5, 100, 300, NULL);
+            DROP TABLE sync_devices; DROP TABLE sync_days; DROP TABLE sync_limits; DROP TABLE friends;
+            DELETE FROM settings WHERE key IN ('device_id', 'friend_id');
             PRAGMA user_version = 5;
             """)
         _ = try UsageStore(path: path)

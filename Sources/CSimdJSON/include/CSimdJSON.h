@@ -103,6 +103,18 @@ int ujson_array_elements(ujson_parser *parser, uint32_t handle,
                          uint32_t *first, size_t *count);
 
 /*
+ * A table: if `handle` is an array whose elements are all arrays of exactly `width` elements, writes
+ * their values row by row into out[0 ..< rows * width] (containers inside get new handles) and sets
+ * *rows. With fewer than rows * width slots in `capacity`, writes nothing, sets *rows and returns
+ * UJSON_TABLE_CAPACITY; an element that is not an array of `width` gives UJSON_NOT_A_TABLE (*rows =
+ * its index), and so does a handle that is not an array (*rows = 0).
+ */
+#define UJSON_TABLE_CAPACITY (-1)
+#define UJSON_NOT_A_TABLE (-2)
+int ujson_table(ujson_parser *parser, uint32_t handle, size_t width,
+                ujson_value *out, size_t capacity, size_t *rows);
+
+/*
  * If `handle` is an object, appends handles for its values in document order
  * (*first ..< *first + *count); *keys then points at *count keys, which stay valid
  * until the next call on this parser. Otherwise *count = 0.

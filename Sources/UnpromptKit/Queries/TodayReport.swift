@@ -46,17 +46,24 @@ extension UsageQueries {
         let reading = try days(from: day, through: day)[0]
         var usage = PeriodUsage(period: day)
         var breakdown = ReadingsBreakdown([], readings)
-        if store != nil {
+        var measuredAt: Int64?
+        var pace = 0.0
+        let dayStart = start(ofDay: day)
+        var estimate = LiveEstimate.Reading(tokens: reading.tokens, live: false)
+        if let store {
             let rows = try buckets(fromDay: day, throughDay: day)
             usage = calendar.group(rows, by: .day, fromDay: day, throughDay: day).first ?? usage
             // The bounds reach into the days either side (any zone's day fits in them): price today's rows only.
             breakdown = ReadingsBreakdown(calendar.partition(rows, by: .day, fromDay: day, throughDay: day)[day] ?? [], readings)
+            // Each device from its own measurement; one after the clock's moment did not exist yet then.
+            let live = try liveAcrossDevices(store, day: day, dayStart: dayStart)
+            measuredAt = live.measuredAt
+            pace = live.pace
+            estimate = live.estimate
         }
-        let live = try self.live(dayTokens: reading.tokens)
         return TodayReport(
-            day: day, dayStart: start(ofDay: day), usage: usage, readings: breakdown, reading: reading,
-            measuredAt: live.measuredAt, pace: live.pace, estimate: live.estimate,
-            confirmations: try confirmationStatus())
+            day: day, dayStart: dayStart, usage: usage, readings: breakdown, reading: reading, measuredAt: measuredAt,
+            pace: pace, estimate: estimate, confirmations: try confirmationStatus())
     }
 
     /// Today's live estimate from the tokens the store holds for today: when the store was last measured (by

@@ -97,6 +97,8 @@ public final class JSONParser {
 
     /// Starts noting afresh which values were read: before each record of a document is read.
     public func forgetReadReplacedText() { readReplacedText = false }
+    /// Values of the last `readTable`, row by row.
+    private var tableValues: [ujson_value] = []
 
     public init() {
         guard let raw = ujson_parser_new() else { fatalError("JSONParser: out of memory") }
@@ -195,6 +197,41 @@ public final class JSONParser {
             (key: String(decoding: bytes(keys![i]), as: UTF8.self),
              value: JSONRef(generation: generation, handle: first + UInt32(i)))
         }
+    }
+
+    /// Reads `ref` as a table: an array whose elements are all arrays of exactly `width` values, for large
+    /// arrays of numbers read in one call. Returns the number of rows, or nil when `ref` is not such a table
+    /// (`badRow` is then the index of the first element that is not a row of `width`, or 0). The values are
+    /// read with `tableInteger` and `tableValue` until the next `readTable` or parse.
+    public func readTable(_ ref: JSONRef, width: Int, badRow: inout Int) -> Int? {
+        precondition(width > 0, "JSONParser: a table row holds at least one value")
+        var rows = 0
+        var code = tableValues.withUnsafeMutableBufferPointer { out in
+            ujson_table(raw, handle(ref), width, out.baseAddress, out.count, &rows)
+        }
+        if code == UJSON_TABLE_CAPACITY {
+            tableValues = Array(repeating: ujson_value(), count: rows * width)
+            code = tableValues.withUnsafeMutableBufferPointer { out in
+                ujson_table(raw, handle(ref), width, out.baseAddress, out.count, &rows)
+            }
+        }
+        if code == UJSON_NOT_A_TABLE {
+            badRow = rows
+            return nil
+        }
+        check(code)
+        return rows
+    }
+
+    /// Value `index` (`row × width + column`) of the last `readTable`, when it is an integer that fits `Int64`.
+    public func tableInteger(_ index: Int) -> Int64? {
+        let value = tableValues[index]
+        return value.kind == UJSON_INT64 ? value.int64 : nil
+    }
+
+    /// Value `index` of the last `readTable`.
+    public func tableValue(_ index: Int) -> JSONValue {
+        convert(tableValues[index])!
     }
 
     /// Calls `body` with the minified JSON text of `ref` (e.g. to hash a value). The bytes are

@@ -21,6 +21,8 @@ struct IdentityBatch: IdentityLedger {
     init(for events: some Sequence<TokenEvent>, from store: SQLiteIdentityLedger) throws(StoreError) {
         for event in events {
             if let identity = event.identity { identities[identity] = -1 }
+            // The keep rules look up the hash a record had before keys were canonical (`Deduplicator.carryOver`).
+            if let legacy = event.legacyIdentity { identities[legacy] = -1 }
             if let alias = event.alias { aliases[alias] = -1 }
         }
         for identity in identities.keys.sorted(by: Identity.storeOrder) {

@@ -117,6 +117,12 @@ enum StoreSchema {
                         WHERE window IN ('primary', 'secondary') AND window_minutes IN (10079, 10080);
                     """)
             }
+            if version < 7 {
+                // Devices and friends: other devices' imports, kept apart from this device's own buckets (each
+                // replaced whole by its next import), friends' shares, and this store's random device id and
+                // friend id, made here once (`UsageStore+Devices`, `UsageStore+Friends`).
+                try UsageStore.createDeviceTables(database)
+            }
             try database.execute("PRAGMA user_version = \(UsageStore.schemaVersion)")
         }
     }

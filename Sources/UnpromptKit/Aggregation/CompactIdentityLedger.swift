@@ -8,8 +8,10 @@ struct CompactIdentityLedger: IdentityLedger {
 
     /// Payload: the index of the identity's contribution, or `claimedMark`.
     private var identities = IdentityTable()
-    /// Payload: the index of the owner in `identities`, or `noOwner`.
+    /// Payload: the index of the owner in `identities`, `noOwner`, or `ownerApart`.
     private var aliases = IdentityTable()
+    /// Owners no record holds (an alias group's, `TokenEvent.aliasOwner`), by alias: few, so kept whole.
+    private var ownersApart: [Identity: Identity] = [:]
     private var contributions = ChunkedArray<PackedContribution>()
     private var unpacked: [UInt32: Contribution] = [:]
     private var bucketKeys: [BucketKey] = []
@@ -17,6 +19,7 @@ struct CompactIdentityLedger: IdentityLedger {
 
     private static let claimedMark = UInt32.max
     private static let noOwner = UInt32.max
+    private static let ownerApart = UInt32.max - 1
 
     mutating func claim(_ identity: Identity) -> Bool {
         guard identities.index(of: identity) == nil else { return false }
@@ -47,17 +50,24 @@ struct CompactIdentityLedger: IdentityLedger {
 
     func alias(_ alias: Identity) -> AliasRegistration? {
         guard let index = aliases.index(of: alias) else { return nil }
-        let owner = aliases.payload(at: index)
-        return AliasRegistration(owner: owner == Self.noOwner ? nil : identities.key(at: Int(owner)))
+        switch aliases.payload(at: index) {
+        case Self.noOwner: return AliasRegistration(owner: nil)
+        case Self.ownerApart: return AliasRegistration(owner: ownersApart[alias])
+        case let owner: return AliasRegistration(owner: identities.key(at: Int(owner)))
+        }
     }
 
     mutating func register(_ alias: Identity, owner: Identity?) {
         guard aliases.index(of: alias) == nil else { return }
         var ownerIndex = Self.noOwner
         if let owner {
-            // The owner is the record just admitted (`Deduplicator`), so it is held.
-            guard let index = identities.index(of: owner) else { preconditionFailure("an alias's owner is held") }
-            ownerIndex = UInt32(index)
+            // The owner is the record just admitted (`Deduplicator`), so it is held, or an alias group.
+            if let index = identities.index(of: owner) {
+                ownerIndex = UInt32(index)
+            } else {
+                ownerIndex = Self.ownerApart
+                ownersApart[alias] = owner
+            }
         }
         aliases.insert(alias, payload: ownerIndex)
     }

@@ -18,7 +18,7 @@ struct TerminalWidthTests {
     func home() throws -> Home {
         let home = try Home(
             records: CalendarViewTests.february + [
-                Record.claude("L1", "2026-02-07T13:00:00.000Z", "vendor-experimental-reasoning-model-with-a-long-name-2026-preview", 1)
+                Record.claude("L1", "2026-02-07T13:00:00.000Z", "vendor-experimental-reasoning-model-with-long-name-2026-preview", 1)
             ], codex: false)
         let scan = try home.run(["--tz", "UTC"], environment: Self.now)
         #expect(scan.status == 0, "\(scan.stderr)")
@@ -51,7 +51,7 @@ struct TerminalWidthTests {
         let narrow = try home.run(["daily", "--no-scan"], environment: Self.now.merging(["COLUMNS": "63"]) { $1 })
         #expect(narrow.stdout.contains("    vendor-exper…026-preview     15 "), "\(narrow.stdout)")
         let full = try home.run(["daily", "--no-scan"], environment: Self.now)
-        #expect(full.stdout.contains("    vendor-experimental-reasoning-model-with-a-long-name-2026-preview "))
+        #expect(full.stdout.contains("    vendor-experimental-reasoning-model-with-long-name-2026-preview "))
     }
 
     @Test func theWidthIsTheTerminalsOwn() throws {

@@ -24,9 +24,9 @@ extension UsageQueries {
             let only = DeviceSelection.device(device.device)
             let rows = try store.buckets(fromQuarter: bounds.lowerBound, toQuarter: bounds.upperBound, devices: only)
             let dayTokens = (calendar.partition(rows, by: .day, fromDay: day, throughDay: day)[day] ?? [])
-                .reduce(Int64(0)) { $0 + $1.counts.total }
+                .reduce(Int64(0)) { $0.saturatingAdd($1.counts.total) }
             guard let measuredAt = device.measuredAt, measuredAt <= now else {
-                tokens += dayTokens
+                tokens = tokens.saturatingAdd(dayTokens)
                 continue
             }
             let quarter = Bucket.quarter(of: measuredAt)
@@ -35,7 +35,7 @@ extension UsageQueries {
             // Measured on an earlier day, the count is that day's: the estimate of today does not use it.
             let count = calendar.day(ofMilliseconds: measuredAt) == day ? dayTokens : 0
             let reading = LiveEstimate(count: count, pace: devicePace, measuredAt: measuredAt).reading(now: now, dayStart: dayStart)
-            tokens += reading.tokens
+            tokens = tokens.saturatingAdd(reading.tokens)
             live = live || reading.live
             pace += devicePace
             latest = max(latest ?? measuredAt, measuredAt)

@@ -28,14 +28,14 @@ struct CountdownQueryTests {
         let now = QueryCorpus.now
         let countdowns = limits.countdowns(at: now)
         // The limit-reached record is the derived window's end, so it is not counted down twice.
-        #expect(names(countdowns) == ["claude-code derived 300", "codex primary", "codex secondary"])
+        #expect(names(countdowns) == ["claude-code derived 300", "codex five_hour", "codex weekly"])
         #expect(countdowns.map { $0.resetsIn(at: now) } == [90 * QueryCorpus.minute, 60 * QueryCorpus.minute, 3 * 24 * Self.hour + 12 * Self.hour + 30 * QueryCorpus.minute])
-        #expect(names(limits.closeToReset(at: now)) == ["claude-code derived 300", "codex primary"])
+        #expect(names(limits.closeToReset(at: now)) == ["claude-code derived 300", "codex five_hour"])
         // A second later, every countdown is a second shorter: the same report, read at another moment.
         #expect(zip(limits.countdowns(at: now + 1000), countdowns).allSatisfy { $0.resetsIn(at: now + 1000) == $1.resetsIn(at: now) - 1000 })
         // Past 12:30 the primary's reset has passed; past 13:00 the derived window has ended.
-        #expect(names(limits.countdowns(at: at(12, 31))) == ["claude-code derived 300", "codex secondary"])
-        #expect(names(limits.countdowns(at: at(13))) == ["codex secondary"])
+        #expect(names(limits.countdowns(at: at(12, 31))) == ["claude-code derived 300", "codex weekly"])
+        #expect(names(limits.countdowns(at: at(13))) == ["codex weekly"])
         #expect(limits.nextChange(after: now) == at(12, 30))
         #expect(limits.nextChange(after: at(12, 30)) == at(13))
     }
@@ -43,8 +43,8 @@ struct CountdownQueryTests {
     @Test func aWeeklyWindowIsCloseToItsResetOnItsLastDay() throws {
         // 2026-03-13 at 01:00: the secondary resets in 23 hours; the primary reading has long been stale.
         let later = try corpus.queries().at(at(72 + 1)).limits()
-        #expect(names(later.closeToReset(at: at(73))) == ["codex secondary"])
-        #expect(names(later.countdowns(at: at(73))) == ["codex secondary"])
+        #expect(names(later.closeToReset(at: at(73))) == ["codex weekly"])
+        #expect(names(later.countdowns(at: at(73))) == ["codex weekly"])
         #expect(try corpus.queries().at(at(47)).limits().closeToReset(at: at(47)).isEmpty, "25 hours before")
     }
 

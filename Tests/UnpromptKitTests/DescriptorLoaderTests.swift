@@ -776,7 +776,8 @@ final class DescriptorLoaderTests: XCTestCase {
 
         var loaded = 0, failed = 0
         for mutant in mutants {
-            let lineCount = mutant.components(separatedBy: "\n").count
+            // Lines as YAML breaks them: a flipped bit can make a carriage return, a break of its own.
+            let lineCount = mutant.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).count
             do {
                 _ = try DescriptorLoader.load(text: mutant, file: "codex.yaml")
                 loaded += 1

@@ -189,7 +189,7 @@ final class LineReaderTests: XCTestCase {
         XCTAssertEqual(Set(r.events.compactMap(\.identity)).count, 3)
         XCTAssertEqual(r.limits, [
             LimitSample(
-                tool: "codex", time: Self.codexT0 + 2000, window: "primary", usedPercent: 12.5, windowMinutes: 300,
+                tool: "codex", time: Self.codexT0 + 2000, window: "five_hour", usedPercent: 12.5, windowMinutes: 300,
                 resetsAt: 1_735_700_000_000),
             LimitSample(
                 tool: "codex", time: Self.codexT0 + 6000, window: "primary", usedPercent: 40, windowMinutes: nil,
@@ -1012,7 +1012,11 @@ final class LineReaderTests: XCTestCase {
         let report = dryRun(d)
         XCTAssertEqual(report.sources, 1)
         XCTAssertEqual(report.limitSamples, 2)
+        // The first reading logs a 5-hour length (so it is `five_hour`), the later one none: two windows.
         XCTAssertEqual(report.latestLimits, [
+            LimitSample(
+                tool: "codex", time: Self.codexT0 + 2000, window: "five_hour", usedPercent: 12.5, windowMinutes: 300,
+                resetsAt: 1_735_700_000_000),
             LimitSample(
                 tool: "codex", time: Self.codexT0 + 6000, window: "primary", usedPercent: 40, windowMinutes: nil,
                 resetsAt: Self.codexT0 + 606_000),

@@ -32,24 +32,28 @@ enum ViewOpener {
         do {
             view = try UsageQueries.open(request, descriptors: catalog.descriptors, step: step)
         } catch {
-            switch error {
-            case .settings(let error):
-                printError("unprompt-scan: settings: \(error.description)")
-                return .failure(Failure(status: .settings))
-            case .readings(let error):
-                printError("unprompt-scan: \(error.message)")
-                return .failure(Failure(status: .invalidData))
-            case .store(let error):
-                return .failure(Failure(status: StoreFailure.report(error)))
-            case .device(let message):
-                throw UsageError(message)
-            }
+            return .failure(Failure(status: try status(of: error)))
         }
         var syncStatus = ExitCode.success
         if sync, view.scan != nil, let directory = view.settings.syncDirectory {
             syncStatus = SyncRun.quietly(view.queries, settings: view.settings, directory: directory)
         }
         return .success(Opened(view: view, syncStatus: syncStatus))
+    }
+
+    /// Prints why a view could not be opened and gives the exit status to end with; an unknown `--device` is a
+    /// usage error.
+    static func status(of error: ViewOpeningError) throws(UsageError) -> ExitCode {
+        switch error {
+        case .settings(let error):
+            printError("unprompt-scan: settings: \(error.description)")
+            return .settings
+        case .readings(let error):
+            printError("unprompt-scan: \(error.message)")
+            return .invalidData
+        case .store(let error): return StoreFailure.report(error)
+        case .device(let message): throw UsageError(message)
+        }
     }
 
     struct Opened {

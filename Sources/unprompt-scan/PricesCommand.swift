@@ -1,12 +1,19 @@
 import Foundation
 import UnpromptKit
 
-/// `prices [--store PATH] [--json]`: what the cost readings are computed with (`PriceListing`) — the bundled
+/// `prices [--wide] [--columns LIST] [--store PATH] [--json]`: what the cost readings are computed with (`PriceListing`) — the bundled
 /// table's source, date and SHA-256 (checked against the file), the overlay, whether the user's override is
 /// in force — and every model in the store with the price row it resolves to; a model without one is listed
 /// as unpriced with its tokens. It reads the store as it is (read-only, no scan); no path is printed.
 enum PricesCommand {
-    static func run(_ arguments: Arguments, environment: [String: String]) -> ExitCode {
+    static let columns: [Table.Column] = [
+        .label("model"), Table.Column("tokens", "tokens", .essential(1)), Table.Column("events", "events", .optional(2)),
+        Table.Column("price-row", "price row", .essential(2), alignment: .left, shortens: true),
+        Table.Column("from", "from", .optional(1), alignment: .left),
+    ]
+
+    static func run(_ arguments: Arguments, environment: [String: String]) throws(UsageError) -> ExitCode {
+        let layout = try TableOptions.layout(arguments, environment: environment, columns: UsageTable.ids(columns), view: "prices")
         let path = StoreLocation.path(arguments, environment)
         guard let readings = Readings.open(mode: .calculate, environment: environment) else { return .invalidData }
         let listing: PriceListing
@@ -20,8 +27,8 @@ enum PricesCommand {
                 return .invalidData
             }
         }
-        print(arguments.has("--json") ? json(listing).text : text(listing))
-        return .success
+        print(arguments.has("--json") ? json(listing).text : text(listing, layout: layout))
+        return StoreFailure.report(listing.storeProblems) ?? .success
     }
 
     static func json(_ listing: PriceListing) -> JSON {
@@ -55,7 +62,7 @@ enum PricesCommand {
         ])
     }
 
-    static func text(_ listing: PriceListing) -> String {
+    static func text(_ listing: PriceListing, layout: TableLayout) -> String {
         var lines: [String] = []
         if let manifest = listing.manifest {
             lines.append("price table: \(manifest.source), taken \(manifest.date)")
@@ -63,33 +70,34 @@ enum PricesCommand {
             let check = listing.digestMatches ? "matches the file" : "DOES NOT match the file \(PriceTable.bundledFile)"
             lines.append("  sha256 \(manifest.sha256) (\(check)); \(CountsFormat.grouped(listing.bundledRows)) rows")
         }
-        lines.append("overlay: \(CountsFormat.grouped(listing.overlayRows)) hand-written rows (retired ids, missing long-context rates), each citing its source")
+        lines.append("overlay: \(CountsFormat.grouped(listing.overlayRows)) hand-written rows (retired ids, missing long-context rates, models LiteLLM lacks), each citing its source")
         if let override = listing.override {
             lines.append("override: in force, \(CountsFormat.grouped(override.rows)) rows" + (override.skipped > 0 ? " (\(override.skipped) without an input and an output price, not used)" : ""))
         } else {
             lines.append("override: none (put prices.json, in this table's format, in the config directory to add or replace rows)")
         }
+        lines = Prose.wrap(lines, width: layout.width)
         guard !listing.models.isEmpty else {
             lines.append("no models in the store yet")
             return lines.joined(separator: "\n")
         }
-        var priced = TextTable(header: ["model", "tokens", "events", "price row", "from"])
+        var priced = Table(columns)
         for line in listing.models {
             priced.add([
-                line.model, CountsFormat.grouped(Int(line.tokens)), CountsFormat.grouped(Int(line.events)),
-                line.priceKey ?? "unpriced", line.layer ?? "",
+                Table.Cell(line.model), Table.Cell(CountsFormat.grouped(Int(line.tokens)), compact: LocalFormat.compact(line.tokens)),
+                Table.Cell(CountsFormat.grouped(Int(line.events))), Table.Cell(line.priceKey ?? "unpriced"), Table.Cell(line.layer ?? ""),
             ])
         }
         lines.append("models in the store:")
-        lines += priced.render().map { "  " + $0 }
+        lines += priced.render(layout.indented(by: 2)).map { "  " + $0 }
         let unpriced = listing.unpriced
         if unpriced.isEmpty {
             lines.append("every model in the store has a price")
         } else {
-            lines.append("unpriced (shown as unpriced in every view, their tokens still counted):")
-            for line in unpriced {
-                lines.append("  \(line.model): \(CountsFormat.grouped(Int(line.tokens))) tokens in \(CountsFormat.grouped(Int(line.events))) events")
-            }
+            lines += Prose.wrap(
+                ["unpriced (shown as unpriced in every view, their tokens still counted):"]
+                    + unpriced.map { "  \($0.model): \(CountsFormat.grouped(Int($0.tokens))) tokens in \(CountsFormat.grouped(Int($0.events))) events" },
+                width: layout.width)
         }
         return lines.joined(separator: "\n")
     }

@@ -71,7 +71,11 @@ final class ConfirmationStoreTests: XCTestCase {
             tool: "t", time: 1_000, model: "m", counts: TokenCounts(input: 5), identity: Identity(high: 1, low: 1), keep: .first)
         _ = try store.commit(sourceKey: "a", expected: nil, events: [event], limits: [], checkpoint: checkpoint)
         try Database(path: path, options: [.readWrite]).execute(
-            "DROP TABLE confirmations; DROP TABLE confirmation_hours; PRAGMA user_version = 4;")
+            """
+            DROP TABLE confirmations; DROP TABLE confirmation_hours; DROP TABLE sync_devices; DROP TABLE sync_days;
+            DROP TABLE sync_limits; DROP TABLE friends; DELETE FROM settings WHERE key IN ('device_id', 'friend_id');
+            PRAGMA user_version = 4;
+            """)
         XCTAssertThrowsError(try UsageStore(path: path, readOnly: true)) { error in
             XCTAssertTrue("\(error)".contains("older version (schema 4)"), "\(error)")
         }

@@ -20,7 +20,9 @@ let layers: [(folder: String, rank: Int)] = [
     ("Store", 6),
     // The views' queries, and the fixture runner (a case read, scanned and compared): each uses the store.
     ("Queries", 7), ("Fixtures", 7),
-    ("CLI", 8),
+    // Exports between devices and share codes between friends: formats and merge rules over the queries' numbers.
+    ("Exchange", 8),
+    ("CLI", 9),
 ]
 
 /// A use of a name declared in a folder the flow puts at or above the user.

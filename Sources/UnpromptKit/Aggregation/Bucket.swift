@@ -83,16 +83,16 @@ public struct BucketDelta: Sendable, Equatable {
 
     public static func += (a: inout BucketDelta, b: BucketDelta) {
         a.counts += b.counts
-        a.events += b.events
-        a.loggedCostNanos += b.loggedCostNanos
-        a.estimatedEvents += b.estimatedEvents
+        a.events = a.events.saturatingAdd(b.events)
+        a.loggedCostNanos = a.loggedCostNanos.saturatingAdd(b.loggedCostNanos)
+        a.estimatedEvents = a.estimatedEvents.saturatingAdd(b.estimatedEvents)
     }
 
     public static func -= (a: inout BucketDelta, b: BucketDelta) {
         a.counts -= b.counts
-        a.events -= b.events
-        a.loggedCostNanos -= b.loggedCostNanos
-        a.estimatedEvents -= b.estimatedEvents
+        a.events = a.events.saturatingSubtract(b.events)
+        a.loggedCostNanos = a.loggedCostNanos.saturatingSubtract(b.loggedCostNanos)
+        a.estimatedEvents = a.estimatedEvents.saturatingSubtract(b.estimatedEvents)
     }
 
     public func row(_ key: BucketKey) -> BucketRow {
@@ -127,7 +127,8 @@ public enum ContextBand: Sendable {
 
     /// The largest boundary the prompt is above, or 0.
     public static func of(_ counts: TokenCounts) -> Int64 {
-        let prompt = counts.input + counts.cacheRead + counts.cacheWrite5m + counts.cacheWrite1h
+        let prompt = counts.input.saturatingAdd(counts.cacheRead).saturatingAdd(counts.cacheWrite5m)
+            .saturatingAdd(counts.cacheWrite1h)
         return boundaries.last { prompt > $0 } ?? 0
     }
 

@@ -34,7 +34,9 @@ public enum DescriptorKeys: Sendable {
                 "prefilter", "string, or list of 1 to 8 non-empty strings", .when("`jsonl` and `text` only"),
                 default: "every line is parsed", "a line that contains none of these byte strings is never parsed"),
             DescriptorKey("carry", "list of carry rules", .optional, default: "none", "values remembered for the later records of the same file"),
-            DescriptorKey("records", "list of records", .required, "the kinds of usage record, with unique `name`s"),
+            DescriptorKey(
+                "records", "list of records", .when("yes, unless the input has `limits`"),
+                "the kinds of usage record, with unique `name`s; a file of limit readings only gives `limits` and no `records`"),
             DescriptorKey("limits", "list of limit rules", .optional, default: "none", "plan-limit readings"),
             DescriptorKey(
                 "query", "a query, or a list of query variants", .when("`sqlite` only, required there"),
@@ -83,7 +85,7 @@ public enum DescriptorKeys: Sendable {
                 "a column of the query; `:watermark` in the query is bound to the highest value of it read before"),
             DescriptorKey(
                 "requires", "table name or list of them", .optional, default: "none",
-                "tables the query needs: a database without one of them is not read with this query"),
+                "tables the query needs (`table.column`: that column of the table too): a database without one of them is not read with this query"),
             DescriptorKey(
                 "decompress", "mapping column → `zstd`", .optional, default: "none",
                 "columns whose BLOBs are compressed text (see [compressed columns](#compressed-columns))"),
@@ -188,7 +190,10 @@ public enum DescriptorKeys: Sendable {
         keys: [
             DescriptorKey(
                 "by_total", "bool", .required,
-                "decide the flag record by record from `tokens.total`; this value when the total cannot tell"),
+                "decide the flag record by record from `tokens.total`; this value when no reading of the counts adds up to it"),
+            DescriptorKey(
+                "without_total", "bool", .optional, default: "the `by_total` value",
+                "the flag for a record that logs no total"),
         ])
 
     public static let cumulative = KeySection(
@@ -211,10 +216,13 @@ public enum DescriptorKeys: Sendable {
                 "the values that name one record; every value must be present"),
             DescriptorKey("fallback", "value, or list of values", .optional, default: "none", "used when `key` is incomplete"),
             DescriptorKey(
-                "scope", "`global` \\| `source`", .optional, default: "`global`",
-                "`source` adds a hash of the file's path, so the same key in two files counts twice"),
+                "scope", "`global` \\| `source` \\| `file_name`", .optional, default: "`global`",
+                "`source` adds a hash of the file's path, so the same key in two files counts twice; `file_name` adds only the file's name, so a copy in another folder (an archive) holds the same records"),
             DescriptorKey("keep", "`first` \\| `last` \\| `largest`", .required, "which copy counts"),
             DescriptorKey("alias", "mapping (below)", .optional, default: "none", "a second name the records register or are checked against"),
+            DescriptorKey(
+                "former", "mapping (below)", .optional, default: "none",
+                "the key an older version of this descriptor named the records by, so a store written then does not count them again"),
         ])
 
     public static let alias = KeySection(
@@ -222,13 +230,26 @@ public enum DescriptorKeys: Sendable {
         keys: [
             DescriptorKey("key", "value, or list of values (all are used)", .required, "the alias"),
             DescriptorKey(
-                "check_when", "conditions", .required,
+                "check_when", "conditions", .optional, default: "every record",
                 "a record for which these hold is a `duplicate` when a record of another identity registered its alias first"),
+            DescriptorKey(
+                "group", "name", .optional, default: "none",
+                "records of one group never catch one another by the alias, only a record of another group (or of none) that registered it first"),
+        ])
+
+    public static let formerIdentity = KeySection(
+        id: "former", title: "identity.former",
+        keys: [
+            DescriptorKey("key", "value, or list of values (all are used)", .required, "the former key"),
+            DescriptorKey("scope", "`global` \\| `source` \\| `file_name`", .optional, default: "`global`", "the former key's scope"),
         ])
 
     public static let limit = KeySection(
         id: "limit", title: "a limit rule",
         keys: [
+            DescriptorKey(
+                "select", "`path[]`, `path.*`, `[]` or `*`", .optional, default: "the line or document itself",
+                "expands the line or document into readings, one per element (a file that lists its samples in an array)"),
             DescriptorKey("match", "conditions", .optional, default: "every parsed line", "lines that carry limit readings"),
             DescriptorKey(
                 "time", "time", .required,
@@ -249,6 +270,9 @@ public enum DescriptorKeys: Sendable {
         keys: [
             DescriptorKey(
                 "name", "lowercase letters, digits, `_`, starting with a letter", .required, "the window's name, e.g. `primary`, `five_hour`"),
+            DescriptorKey(
+                "names_by_minutes", "mapping minutes → window name", .optional, default: "none",
+                "names the window by its `window_minutes` where the tool puts windows of several lengths in one slot; `name` for any other length"),
             DescriptorKey(
                 "used_percent", "value (a number)", .required,
                 "the percent used; a window is read only when it is present and numeric"),
@@ -299,6 +323,6 @@ public enum DescriptorKeys: Sendable {
     /// Every section, in the order the reference lists them.
     public static let all: [KeySection] = [
         descriptor, input, source, sourceList, query, carry, sibling, record, tokens, sum, counting, conditionalFlag,
-        byTotal, cumulative, identity, alias, limit, statusLine, window, derivedWindow, value, time, condition,
+        byTotal, cumulative, identity, alias, formerIdentity, limit, statusLine, window, derivedWindow, value, time, condition,
     ]
 }

@@ -17,7 +17,9 @@ extension DescriptorDecoder {
             return .always(try parent.bool(node, what))
         case .mapping(let entries) where entries.contains(where: { $0.key == "by_total" }):
             let map = try reader(node, DescriptorKeys.byTotal, context: what)
-            return .byTotal(otherwise: try map.bool(try map.required("by_total"), "\(what).by_total"))
+            let otherwise = try map.bool(try map.required("by_total"), "\(what).by_total")
+            let withoutTotal = try map.optional("without_total") { (n) throws(DescriptorError) in try map.bool(n, "\(what).without_total") }
+            return .byTotal(otherwise: otherwise, withoutTotal: withoutTotal ?? otherwise)
         case .mapping:
             let map = try reader(node, DescriptorKeys.conditionalFlag, context: what)
             func answer(_ key: String) throws(DescriptorError) -> CountingAnswer {
@@ -53,13 +55,24 @@ extension DescriptorDecoder {
         let scope: IdentityScope = try map.optional("scope") { (n) throws(DescriptorError) in try map.choice(n, "identity.scope") } ?? .global
         let keep: KeepRule = try map.choice(try map.required("keep"), "identity.keep")
         let alias = try map.optional("alias") { (n) throws(DescriptorError) in try identityAlias(n) }
-        return IdentitySpec(key: key, fallback: fallback, scope: scope, keep: keep, alias: alias)
+        let former = try map.optional("former") { (n) throws(DescriptorError) in try formerIdentity(n) }
+        return IdentitySpec(key: key, fallback: fallback, scope: scope, keep: keep, alias: alias, former: former)
     }
 
     func identityAlias(_ node: YAMLNode) throws(DescriptorError) -> IdentityAlias {
         let map = try reader(node, DescriptorKeys.alias)
         return IdentityAlias(
             key: try valueList(try map.required("key"), "identity.alias.key", map),
-            checkWhen: try conditions(try map.required("check_when"), "identity.alias.check_when"))
+            checkWhen: try map.optional("check_when") { (n) throws(DescriptorError) in
+                try conditions(n, "identity.alias.check_when")
+            } ?? [],
+            group: try map.optional("group") { (n) throws(DescriptorError) in try map.string(n, "identity.alias.group") })
+    }
+
+    func formerIdentity(_ node: YAMLNode) throws(DescriptorError) -> FormerIdentity {
+        let map = try reader(node, DescriptorKeys.formerIdentity)
+        let scope: IdentityScope =
+            try map.optional("scope") { (n) throws(DescriptorError) in try map.choice(n, "identity.former.scope") } ?? .global
+        return FormerIdentity(key: try valueList(try map.required("key"), "identity.former.key", map), scope: scope)
     }
 }

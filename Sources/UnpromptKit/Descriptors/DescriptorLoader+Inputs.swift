@@ -57,9 +57,10 @@ extension DescriptorDecoder {
             guard format == .json else { throw map.error(node, "siblings apply to the json format only") }
             siblings = try siblingRules(node, map, carried: Set(carry.flatMap { $0.set.map(\.name) }))
         }
-        let recordsNode = try map.required("records")
-        let recordNodes = try map.list(recordsNode, "records")
-        if recordNodes.isEmpty { throw map.error(recordsNode, "records must list at least one kind of record") }
+        // A file of limit readings only (Claude Desktop's plan usage history) has limits and no records.
+        let recordsNode = map.optional("limits") == nil ? try map.required("records") : map.optional("records")
+        let recordNodes = try recordsNode.map { (n) throws(DescriptorError) in try map.list(n, "records") } ?? []
+        if let recordsNode, recordNodes.isEmpty { throw map.error(recordsNode, "records must list at least one kind of record") }
         var records: [RecordRule] = []
         for item in recordNodes { records.append(try record(item)) }
         var seen: [String: SourceMark] = [:]

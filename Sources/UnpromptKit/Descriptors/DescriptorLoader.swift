@@ -87,7 +87,7 @@ struct DescriptorDecoder {
         if inputNodes.isEmpty { throw map.error(inputsNode, "inputs must list at least one input") }
         var inputs: [Input] = []
         for item in inputNodes { inputs.append(try input(item)) }
-        let windows = inputs.flatMap { $0.limits.flatMap { $0.windows.map(\.name) } }
+        let windows = inputs.flatMap { $0.limits.flatMap { $0.windows.flatMap { [$0.name] + $0.namesByMinutes.values.sorted() } } }
         let derived = try map.optional("derived_window") { (n) throws(DescriptorError) in
             try DerivedWindow.decode(n, file: file, limitWindows: windows, log: log)
         }

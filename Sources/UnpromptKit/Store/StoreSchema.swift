@@ -103,6 +103,26 @@ enum StoreSchema {
                 // The person's confirmations of days (`UsageStore+Confirmations`): new tables, nothing moves.
                 try UsageStore.createConfirmationTables(database)
             }
+            if version < 6 {
+                // Limit windows are named by their length, not by the slot a tool put them in (Codex's primary
+                // and secondary: some plans get a weekly-only primary). Samples stored under a slot's name whose
+                // length says which window they are take that window's name, as a scan now names them; a sample
+                // that logged no length (or another) keeps its name. A sample the rename would collide with (the
+                // same tool, window and time) stays as it was.
+                try database.execute(
+                    """
+                    UPDATE OR IGNORE limit_samples SET window = 'five_hour'
+                        WHERE window IN ('primary', 'secondary') AND window_minutes IN (299, 300);
+                    UPDATE OR IGNORE limit_samples SET window = 'weekly'
+                        WHERE window IN ('primary', 'secondary') AND window_minutes IN (10079, 10080);
+                    """)
+            }
+            if version < 7 {
+                // Devices and friends: other devices' imports, kept apart from this device's own buckets (each
+                // replaced whole by its next import), friends' shares, and this store's random device id and
+                // friend id, made here once (`UsageStore+Devices`, `UsageStore+Friends`).
+                try UsageStore.createDeviceTables(database)
+            }
             try database.execute("PRAGMA user_version = \(UsageStore.schemaVersion)")
         }
     }

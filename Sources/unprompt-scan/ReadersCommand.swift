@@ -1,7 +1,7 @@
 import Foundation
 import UnpromptKit
 
-/// `readers list [--json]` and `readers validate FILE…`.
+/// `readers list [--json]`, `readers validate FILE…` and `readers test [ID…]`.
 enum ReadersCommand {
     static func list(_ catalog: ReaderCatalog, json: Bool, environment: [String: String]) -> ExitCode {
         if json {

@@ -93,9 +93,9 @@ final class ExchangeSettingsTests: XCTestCase {
         let config = UserConfig(workHours: .none, syncDirectory: "/home/ada/Sync \"x\"", deviceLabel: "laptop", shareName: "Zoë d'Arc")
         XCTAssertEqual(try UserConfig.parse(config.yaml, file: "config.yaml"), config)
         for (text, message) in [
-            ("sync_dir: Sync\n", "config.yaml:1:11: sync_dir: expected an absolute path"),
-            ("device_label: \" laptop\"\n", "config.yaml:1:15: device_label: the name starts or ends with a space"),
-            ("share_name: \"a/b\"\n", "config.yaml:1:13: share_name: the name holds '/': only letters, digits, spaces and - _ . ' are allowed"),
+            ("sync_dir: Sync\n", "config.yaml:1:11: expected an absolute path (sync_dir: the folder every scan and watch syncs with)"),
+            ("device_label: \" laptop\"\n", "config.yaml:1:15: the name starts or ends with a space (device_label: this device's label in the sync folder)"),
+            ("share_name: \"a/b\"\n", "config.yaml:1:13: the name holds '/': only letters, digits, spaces and - _ . ' are allowed (share_name: the name share codes carry)"),
         ] {
             XCTAssertThrowsError(try UserConfig.parse(text, file: "config.yaml")) { error in
                 XCTAssertEqual("\(error)", message)

@@ -78,13 +78,13 @@ public struct UserConfig: Sendable, Equatable {
         if let node = top.optional("work_hours") { config.workHours = try workHours(node, top) }
         if let node = top.optional("sync_dir") {
             let path = try top.string(node, "sync_dir")
-            guard path.hasPrefix("/") else { throw top.error(node, "sync_dir: expected an absolute path") }
+            guard path.hasPrefix("/") else { throw top.error(node, "expected an absolute path") }
             config.syncDirectory = path
         }
         for (key, keyPath) in [("device_label", \UserConfig.deviceLabel), ("share_name", \UserConfig.shareName)] {
             guard let node = top.optional(key) else { continue }
             let name = try top.string(node, key)
-            if let problem = ChosenName.problem(name) { throw top.error(node, "\(key): the name \(problem)") }
+            if let problem = ChosenName.problem(name) { throw top.error(node, "the name \(problem)") }
             config[keyPath: keyPath] = name
         }
         return config

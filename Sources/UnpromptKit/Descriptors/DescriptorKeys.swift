@@ -122,7 +122,7 @@ public enum DescriptorKeys: Sendable {
                 "expand the line into the elements of an array (`messages[]`) or the entries of an object (`modelMetrics.*`, whose key is `\"@key\"`); `[]` or `*` alone expands the root"),
             DescriptorKey(
                 "decode", "path or list of paths", .optional, default: "none",
-                "string fields that hold JSON text; paths that continue past such a field read inside it"),
+                "string fields that hold JSON text; a path that goes on past such a field reads inside it"),
             DescriptorKey(
                 "skip", "mapping reason → conditions", .optional, default: "none",
                 "the first reason whose conditions hold skips the record, counted under that reason (lowercase letters, digits and `-`; not a built-in reason)"),

@@ -54,8 +54,8 @@ final class ConfirmationStoreTests: XCTestCase {
         XCTAssertEqual(try store.confirmations(), [later])
         let database = try Database(path: dir + "/u.sqlite", options: [.readOnly])
         XCTAssertEqual(try database.prepare("SELECT count(*) FROM confirmation_hours").rows().first?.int(0), 1, "the old hours' rows went with it")
-        XCTAssertTrue(try store.removeConfirmation(day: 20_500))
-        XCTAssertFalse(try store.removeConfirmation(day: 20_500))
+        XCTAssertTrue(try store.removeConfirmation(day: 20_500, at: 3))
+        XCTAssertFalse(try store.removeConfirmation(day: 20_500, at: 3))
         XCTAssertEqual(try store.confirmations(), [])
         XCTAssertEqual(try database.prepare("SELECT count(*) FROM confirmation_hours").rows().first?.int(0), 0)
     }

@@ -15,13 +15,14 @@ import Foundation
 ///   milliseconds into it), in quarter order;
 /// - `limits`: rows of 6 (tool, window, time, used percent or null, window minutes or null, resets at or
 ///   null), in order of the first three;
-/// - `confirmations`: none yet (an empty list).
+/// - `confirmations`: every day's latest answer to `confirm` or undo of one (`SyncExportConfirmations`), the
+///   person's, as this device holds them (version 1 held none: an empty list).
 ///
 /// Reading refuses anything else: another format, a newer version, an unknown key, a value of the wrong kind
 /// or outside its range, rows out of order. Nothing of a refused file is used.
 public struct SyncExport: Sendable {
     public static let format = "unprompt-sync"
-    public static let version: Int64 = 1
+    public static let version: Int64 = 2
     /// Larger documents are refused (a year of a heavy user's buckets is a few MB).
     static let maxDocumentBytes = 1 << 30
     static let bucketColumns = 14
@@ -182,7 +183,8 @@ public struct SyncExport: Sendable {
             json.optional(sample.resetsAt)
             json.byte("]")
         }
-        json.raw("],\"confirmations\":[]")
+        json.raw("],\"confirmations\":")
+        write(confirmations: history.confirmations, into: &json)
         return json.bytes
     }
 

@@ -115,9 +115,11 @@ private struct DocumentReader {
         var history = try days(fields["days"]!, tools: tools, models: models)
         history.measuredAt = measuredAt
         history.limits = try limits(fields["limits"]!, tools: tools, windows: windows)
-        guard case .array(let confirmations) = parser.value(of: fields["confirmations"]!), parser.elements(of: confirmations).isEmpty else {
-            throw problem("its confirmations are not an empty list")
-        }
+        let confirmations = SyncConfirmationReader(parser: parser, problem: { [device, label] message in
+            SyncExportProblem(kind: .damaged, message: message, device: device, label: label)
+        })
+        history.confirmations = try confirmations.read(fields["confirmations"]!)
+        if version == 1, !history.confirmations.isEmpty { throw problem("its confirmations are not an empty list (export version 1)") }
         return SyncExport(device: device, label: label, sequence: sequence, exportedAt: exportedAt, history: history)
     }
 

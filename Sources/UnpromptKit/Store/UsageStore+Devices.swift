@@ -9,19 +9,26 @@ public enum DeviceSelection: Sendable, Equatable {
 }
 
 /// One device's own usage, as it exports it and as another device imports it: its buckets, its activity (for
-/// uses), its limit samples and when its store was last brought up to date.
+/// uses), its limit samples and when its store was last brought up to date; and the person's answers to
+/// `confirm` as this device holds them (its own and those merged from other devices: one person's answers).
 public struct DeviceHistory: Sendable, Equatable {
     public var buckets: [BucketRow]
     public var activity: [ActivityQuarter]
     public var limits: [LimitSample]
     /// Milliseconds since 1970, by the device's own clock; nil before its first complete scan.
     public var measuredAt: Int64?
+    /// Every day's latest answer or undo, by day.
+    public var confirmations: [ConfirmationEntry]
 
-    public init(buckets: [BucketRow] = [], activity: [ActivityQuarter] = [], limits: [LimitSample] = [], measuredAt: Int64? = nil) {
+    public init(
+        buckets: [BucketRow] = [], activity: [ActivityQuarter] = [], limits: [LimitSample] = [], measuredAt: Int64? = nil,
+        confirmations: [ConfirmationEntry] = []
+    ) {
         self.buckets = buckets
         self.activity = activity
         self.limits = limits
         self.measuredAt = measuredAt
+        self.confirmations = confirmations
     }
 }
 
@@ -169,7 +176,8 @@ extension UsageStore {
         }
     }
 
-    /// Replaces everything imported of `imported.device` with `imported`, in one transaction.
+    /// Replaces everything imported of `imported.device` with `imported`, and merges its confirmations into this
+    /// store's (`merge(confirmations:)`), in one transaction.
     public func replaceImport(_ imported: DeviceImport, importedAt: Int64) throws(StoreError) {
         let perDay = LocalCalendar.quartersPerDay
         var buckets: [Int64: [BucketRow]] = [:]
@@ -206,6 +214,7 @@ extension UsageStore {
                     device, .text(imported.label), .integer(imported.sequence), .integer(imported.exportedAt),
                     SQLValue(imported.history.measuredAt), .integer(importedAt), .integer(tokens),
                 ])
+                _ = try Self.merge(imported.history.confirmations, database)
             }
         }
     }
@@ -228,7 +237,8 @@ extension UsageStore {
                     windowMinutes: row.int(4), resetsAt: row.int(5))
             }
         }
-        return DeviceHistory(buckets: buckets, activity: activity, limits: limits, measuredAt: try measuredAt())
+        return DeviceHistory(
+            buckets: buckets, activity: activity, limits: limits, measuredAt: try measuredAt(), confirmations: try confirmationEntries())
     }
 
     // MARK: - What the views read, of the devices chosen

@@ -109,10 +109,10 @@ struct DeviceSyncTests {
         var history = try laptop.queries(now: now).exportHistory()
         history.buckets = []
         var newer = SyncExport(device: laptopID, label: "laptop", sequence: 50, exportedAt: now, history: history).document()
-        newer = Array(String(decoding: newer, as: UTF8.self).replacingOccurrences(of: "\"version\":1,", with: "\"version\":2,").utf8)
+        newer = Array(String(decoding: newer, as: UTF8.self).replacingOccurrences(of: "\"version\":2,", with: "\"version\":3,").utf8)
         let damaged: [(Data, SyncExportProblem.Kind, String?)] = [
             (good.prefix(good.count - 9), .damaged, "laptop"),
-            (Zstd.compress(newer), .newerVersion(2), "laptop"),
+            (Zstd.compress(newer), .newerVersion(3), "laptop"),
             (Data(repeating: 0x55, count: 300), .damaged, "laptop"),
         ]
         for (data, kind, label) in damaged {

@@ -74,14 +74,10 @@ public enum DeviceSync: Sendable {
             var refused: [SyncReport.Refused] = []
             var partial = 0
             var ownSequenceInFolder: Int64 = 0
-            for entry in entries {
-                if entry.kind == .partial {
-                    partial += 1
-                    continue
-                }
-                // A copy of this device's own export is never read (this device's history is its store).
-                if entry.device == own, entry.kind == .copy { continue }
-                let export: SyncExport
+            // Files whose header says they are newer than their device's import, read whole below, newest first.
+            var newer: [String: [(entry: SyncFolder.Entry, sequence: Int64)]] = [:]
+            var seen: Set<String> = []
+            func readWhole(_ entry: SyncFolder.Entry) -> SyncExport? {
                 do throws(SyncExportProblem) {
                     let data: Data
                     do {
@@ -90,21 +86,54 @@ public enum DeviceSync: Sendable {
                         throw SyncExportProblem(
                             kind: .damaged, message: "it cannot be read (\(SyncError.reason(error)))", device: nil, label: nil)
                     }
-                    export = try SyncExport.read(file: data)
+                    return try SyncExport.read(file: data)
                 } catch {
                     let device = error.device ?? entry.device
-                    if device == own { continue }
-                    refused.append(
-                        SyncReport.Refused(
-                            device: device, label: error.label ?? device.flatMap { known[$0]?.label }, copy: entry.kind == .copy,
-                            problem: error))
+                    if device != own {
+                        refused.append(
+                            SyncReport.Refused(
+                                device: device, label: error.label ?? device.flatMap { known[$0]?.label }, copy: entry.kind == .copy,
+                                problem: error))
+                    }
+                    return nil
+                }
+            }
+            for entry in entries {
+                if entry.kind == .partial {
+                    partial += 1
                     continue
                 }
+                // A copy of this device's own export is never read (this device's history is its store).
+                if entry.device == own, entry.kind == .copy { continue }
+                // Only the header, when the file has one: an export no newer than its import is not read at all.
+                if let header = SyncExportHeader.read(path: directory + "/" + entry.name), header.version <= SyncExport.version {
+                    if header.device == own {
+                        ownSequenceInFolder = max(ownSequenceInFolder, header.sequence)
+                    } else if let held = known[header.device], held.sequence >= header.sequence {
+                        seen.insert(header.device)
+                    } else {
+                        newer[header.device, default: []].append((entry, header.sequence))
+                    }
+                    continue
+                }
+                guard let export = readWhole(entry) else { continue }
                 if export.device == own {
                     ownSequenceInFolder = max(ownSequenceInFolder, export.sequence)
                     continue
                 }
                 exports[export.device, default: []].append((entry, export))
+            }
+            // Of each device's newer files, the newest that reads whole (a damaged one is refused, and the next
+            // tried).
+            for (device, files) in newer {
+                let sorted = files.sorted { a, b in
+                    (a.sequence, a.entry.kind == .export ? 1 : 0, b.entry.name) > (b.sequence, b.entry.kind == .export ? 1 : 0, a.entry.name)
+                }
+                for file in sorted where (exports[device]?.map(\.export.sequence).max() ?? 0) < file.sequence {
+                    guard let export = readWhole(file.entry) else { continue }
+                    exports[export.device, default: []].append((file.entry, export))
+                    break
+                }
             }
 
             // This device's export, unless the folder already holds the same.
@@ -134,7 +163,7 @@ public enum DeviceSync: Sendable {
 
             // Every other device's newest complete export, when it is newer than its import.
             var imported: [SyncReport.Imported] = []
-            var unchanged = 0
+            var unchanged = seen.subtracting(exports.keys).count
             for device in exports.keys.sorted() {
                 let newest = exports[device]!.max { a, b in
                     (a.export.sequence, a.export.exportedAt, a.entry.kind == .export ? 1 : 0, b.entry.name)

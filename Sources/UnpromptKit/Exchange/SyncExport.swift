@@ -2,7 +2,7 @@ import Foundation
 
 /// One device's numbers-only export: the file it keeps in the sync folder (`SyncFolder`), read by every other
 /// device (`DeviceSync`). Its document is JSON, described by docs/sync.schema.json, in one zstd frame with a
-/// content checksum.
+/// content checksum, after a header that names the device and the sequence number (`SyncExportHeader`).
 ///
 /// The document holds the device's id and label, the export's sequence number (larger is newer: the only
 /// order that decides between two exports of one device), when it was written and when the device was last
@@ -53,8 +53,12 @@ public struct SyncExport: Sendable {
 
     // MARK: - Writing
 
-    /// The file's bytes.
-    public func file() -> Data { Zstd.compress(document()) }
+    /// The file's bytes: the header (`SyncExportHeader`), then the document in one zstd frame.
+    public func file() -> Data {
+        let frame = Zstd.compress(document())
+        let header = SyncExportHeader(version: Self.version, device: device, sequence: sequence, frameBytes: frame.count)
+        return Data(header.frame()) + frame
+    }
 
     /// The JSON document.
     public func document() -> [UInt8] {

@@ -30,7 +30,18 @@ extension SyncExport {
                 message: error.tooLarge ? "it would be larger than \(maxDocumentBytes >> 20) MB" : "it is cut short or damaged (zstd: \(error.message))",
                 device: nil, label: nil)
         }
-        return try decode(document: &bytes)
+        let export = try decode(document: &bytes)
+        // A header must say what the document says, and the file be as long as it says.
+        if data.starts(with: SyncExportHeader.magic) {
+            let header = SyncExportHeader.read(prefix: Array(data.prefix(8 + SyncExportHeader.maxBytes)), fileBytes: data.count)
+            guard let header, header.device == export.device, header.sequence == export.sequence, header.version <= SyncExport.version
+            else {
+                throw SyncExportProblem(
+                    kind: .damaged, message: "its header does not match its document (cut short or damaged)", device: export.device,
+                    label: export.label)
+            }
+        }
+        return export
     }
 
     /// Reads the JSON document (`bytes` gains simdjson's padding at its end).

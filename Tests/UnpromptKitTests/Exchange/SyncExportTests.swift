@@ -114,6 +114,17 @@ struct SyncExportTests {
         #expect(problem(Data())?.kind == .damaged)
     }
 
+    /// The header names the device and the sequence in a skippable frame before the document, and must match it.
+    @Test func theHeaderSaysWhatTheDocumentSays() throws {
+        let file = export(try history()).file()
+        let header = try #require(SyncExportHeader.read(prefix: Array(file.prefix(300)), fileBytes: file.count))
+        #expect(header.device == id && header.sequence == 7 && header.version == SyncExport.version)
+        #expect(SyncExportHeader.read(prefix: Array(file.prefix(300)), fileBytes: file.count - 1) == nil, "a cut file's header is not used")
+        let text = String(decoding: file.prefix(header.frame().count), as: UTF8.self)
+        let lying = Data(text.replacingOccurrences(of: "\"sequence\":7", with: "\"sequence\":8").utf8) + file.dropFirst(header.frame().count)
+        #expect(problem(lying)?.message.contains("header does not match") == true)
+    }
+
     @Test func aNewerVersionIsRefusedNamingTheDevice() throws {
         let text = String(decoding: export(try history()).document(), as: UTF8.self)
             .replacingOccurrences(of: "\"version\":2,", with: "\"version\":3,")

@@ -46,7 +46,10 @@ public struct SyncReport: Sendable {
 /// - A damaged, cut or newer-version file is refused and named; the device's previous import stays.
 /// - One sync at a time per store (the store's lock), so its sequence numbers never repeat.
 public enum DeviceSync: Sendable {
-    public static func run(_ queries: UsageQueries, directory: String, label: String) throws(DeviceSyncError) -> SyncReport {
+    /// `export`: false to only import (a command that syncs every round writes its export less often).
+    public static func run(_ queries: UsageQueries, directory: String, label: String, export: Bool = true) throws(DeviceSyncError)
+        -> SyncReport
+    {
         guard let store = queries.store else { preconditionFailure("a sync opens its store for writing") }
         let started = DispatchTime.now().uptimeNanoseconds
         var isDirectory: ObjCBool = false
@@ -137,15 +140,16 @@ public enum DeviceSync: Sendable {
             }
 
             // This device's export, unless the folder already holds the same.
-            let history = try stored { () throws(StoreError) in try queries.exportHistory() }
-            let digest = SyncExport.digest(label: label, history: history)
             let last = try stored { () throws(StoreError) in try store.lastExport() }
             let fileName = SyncFolder.fileName(device: own)
             var sequence = last?.sequence ?? 0
             var wrote = false
             var bytes = 0
-            if last?.digest != digest || ownSequenceInFolder != sequence
-                || !FileManager.default.fileExists(atPath: directory + "/" + fileName)
+            let history = export ? try stored { () throws(StoreError) in try queries.exportHistory() } : DeviceHistory()
+            let digest = SyncExport.digest(label: label, history: history)
+            if export,
+                last?.digest != digest || ownSequenceInFolder != sequence
+                    || !FileManager.default.fileExists(atPath: directory + "/" + fileName)
             {
                 sequence = max(sequence, ownSequenceInFolder) + 1
                 let data = SyncExport(device: own, label: label, sequence: sequence, exportedAt: queries.now, history: history).file()

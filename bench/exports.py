@@ -71,6 +71,16 @@ def device(rng, days, index):
             activity.append([quarter, first, first + rng.randrange(0, QUARTER_MS // 2)])
         rows += len(buckets)
         entries.append({"day": day, "buckets": buckets, "activity": activity})
+    # Names in UTF-8 order, as the program writes them (rows in index order are then in the store's order).
+    order = sorted(tools + (["codex"] if "codex" not in tools else []))
+    tool_map = {tools.index(t): order.index(t) for t in tools}
+    model_order = sorted(models)
+    model_map = {models.index(m): model_order.index(m) for m in models}
+    for entry in entries:
+        for row in entry["buckets"]:
+            row[1], row[2] = tool_map[row[1]], model_map[row[2]]
+        entry["buckets"].sort(key=lambda r: r[:5])
+    tools, models = order, model_order
     last = START_DAY + days - 1
     windows = ["primary", "secondary"]
     codex = at(tools, "codex")

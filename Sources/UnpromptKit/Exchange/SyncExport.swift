@@ -106,6 +106,9 @@ public struct SyncExport: Sendable {
             tools.add(sample.tool)
             windows.add(sample.window)
         }
+        tools.sortByBytes()
+        models.sortByBytes()
+        windows.sortByBytes()
         json.raw(",\"tools\":")
         json.strings(tools.strings)
         json.raw(",\"models\":")
@@ -192,8 +195,9 @@ public struct SyncExport: Sendable {
         return json.bytes
     }
 
-    /// Strings numbered in order of first use (a history's rows come in the store's order, so the same history
-    /// always gives the same document).
+    /// Strings numbered in their UTF-8 order (as SQLite orders text): rows in order of their indices are then
+    /// in the store's order, which an importing device keeps without sorting, and the same history always gives
+    /// the same document.
     private struct Interned {
         var index: [String: Int64] = [:]
         var strings: [String] = []
@@ -202,6 +206,11 @@ public struct SyncExport: Sendable {
             guard index[text] == nil else { return }
             index[text] = Int64(strings.count)
             strings.append(text)
+        }
+
+        mutating func sortByBytes() {
+            strings.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            for (position, text) in strings.enumerated() { index[text] = Int64(position) }
         }
     }
 }

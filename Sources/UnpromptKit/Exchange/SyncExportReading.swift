@@ -162,6 +162,8 @@ private struct DocumentReader {
         var previousDay: Int64?
         let perDay = LocalCalendar.quartersPerDay
         let width = SyncExport.bucketColumns
+        // One row's values, reused for every row.
+        var v = [Int64](repeating: 0, count: width)
         for entry in parser.elements(of: ref) {
             guard case .object = parser.value(of: entry) else { throw problem("a day is not an object") }
             let fields = parser.entries(of: entry)
@@ -179,8 +181,8 @@ private struct DocumentReader {
             }
             let firstQuarter = day * perDay
             var previous: (Int64, Int64, Int64, Int64, Int64)?
+            history.buckets.reserveCapacity(history.buckets.count + rows)
             for row in 0..<rows {
-                var v = [Int64](repeating: 0, count: width)
                 for column in 0..<width {
                     guard let value = parser.tableInteger(row * width + column) else {
                         throw problem("bucket \(row + 1) of \(dayText) holds something other than whole numbers")

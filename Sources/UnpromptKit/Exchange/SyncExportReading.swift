@@ -181,7 +181,6 @@ private struct DocumentReader {
             }
             let firstQuarter = day * perDay
             var previous: (Int64, Int64, Int64, Int64, Int64)?
-            history.buckets.reserveCapacity(history.buckets.count + rows)
             for row in 0..<rows {
                 for column in 0..<width {
                     guard let value = parser.tableInteger(row * width + column) else {

@@ -337,6 +337,8 @@ public struct RecordRule: Sendable {
     public let identity: IdentitySpec?
     public let cost: ValueSpec?
     public let estimated: Bool
+    /// Where the rule is written, for messages that name it (`readers/<id>.yaml:line:col`).
+    public let mark: SourceMark
 }
 
 public struct Selection: Sendable {
@@ -379,6 +381,8 @@ public struct SQLQuery: Sendable {
     public let requires: [String]
     /// Columns whose BLOB values are compressed text, with how (Zed keeps its threads' JSON as zstd).
     public let decompress: [String: Compression]
+    /// Columns whose BLOB values are protobuf messages the descriptor declares (Antigravity's usage metadata).
+    public let protobuf: ProtobufColumns?
 }
 
 /// How a column's bytes are compressed.

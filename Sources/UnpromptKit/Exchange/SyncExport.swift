@@ -2,7 +2,7 @@ import Foundation
 
 /// One device's numbers-only export: the file it keeps in the sync folder (`SyncFolder`), read by every other
 /// device (`DeviceSync`). Its document is JSON, described by docs/sync.schema.json, in one zstd frame with a
-/// content checksum.
+/// content checksum, after a header that names the device and the sequence number (`SyncExportHeader`).
 ///
 /// The document holds the device's id and label, the export's sequence number (larger is newer: the only
 /// order that decides between two exports of one device), when it was written and when the device was last
@@ -15,13 +15,14 @@ import Foundation
 ///   milliseconds into it), in quarter order;
 /// - `limits`: rows of 6 (tool, window, time, used percent or null, window minutes or null, resets at or
 ///   null), in order of the first three;
-/// - `confirmations`: none yet (an empty list).
+/// - `confirmations`: every day's latest answer to `confirm` or undo of one (`SyncExportConfirmations`), the
+///   person's, as this device holds them (version 1 held none: an empty list).
 ///
 /// Reading refuses anything else: another format, a newer version, an unknown key, a value of the wrong kind
 /// or outside its range, rows out of order. Nothing of a refused file is used.
 public struct SyncExport: Sendable {
     public static let format = "unprompt-sync"
-    public static let version: Int64 = 1
+    public static let version: Int64 = 2
     /// Larger documents are refused (a year of a heavy user's buckets is a few MB).
     static let maxDocumentBytes = 1 << 30
     static let bucketColumns = 14
@@ -52,8 +53,12 @@ public struct SyncExport: Sendable {
 
     // MARK: - Writing
 
-    /// The file's bytes.
-    public func file() -> Data { Zstd.compress(document()) }
+    /// The file's bytes: the header (`SyncExportHeader`), then the document in one zstd frame.
+    public func file() -> Data {
+        let frame = Zstd.compress(document())
+        let header = SyncExportHeader(version: Self.version, device: device, sequence: sequence, frameBytes: frame.count)
+        return Data(header.frame()) + frame
+    }
 
     /// The JSON document.
     public func document() -> [UInt8] {
@@ -101,6 +106,9 @@ public struct SyncExport: Sendable {
             tools.add(sample.tool)
             windows.add(sample.window)
         }
+        tools.sortByBytes()
+        models.sortByBytes()
+        windows.sortByBytes()
         json.raw(",\"tools\":")
         json.strings(tools.strings)
         json.raw(",\"models\":")
@@ -182,12 +190,14 @@ public struct SyncExport: Sendable {
             json.optional(sample.resetsAt)
             json.byte("]")
         }
-        json.raw("],\"confirmations\":[]")
+        json.raw("],\"confirmations\":")
+        write(confirmations: history.confirmations, into: &json)
         return json.bytes
     }
 
-    /// Strings numbered in order of first use (a history's rows come in the store's order, so the same history
-    /// always gives the same document).
+    /// Strings numbered in their UTF-8 order (as SQLite orders text): rows in order of their indices are then
+    /// in the store's order, which an importing device keeps without sorting, and the same history always gives
+    /// the same document.
     private struct Interned {
         var index: [String: Int64] = [:]
         var strings: [String] = []
@@ -196,6 +206,11 @@ public struct SyncExport: Sendable {
             guard index[text] == nil else { return }
             index[text] = Int64(strings.count)
             strings.append(text)
+        }
+
+        mutating func sortByBytes() {
+            strings.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            for (position, text) in strings.enumerated() { index[text] = Int64(position) }
         }
     }
 }

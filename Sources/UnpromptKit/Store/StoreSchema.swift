@@ -123,6 +123,12 @@ enum StoreSchema {
                 // friend id, made here once (`UsageStore+Devices`, `UsageStore+Friends`).
                 try UsageStore.createDeviceTables(database)
             }
+            if version < 8 {
+                // Confirmations travel between devices: every answer and undo keeps a stamp (when, by which
+                // device), so devices merging each other's answers keep the same one for each day, and an undo
+                // is not brought back by a merge (`UsageStore+ConfirmationSync`). New table, nothing moves.
+                try UsageStore.createConfirmationStamps(database)
+            }
             try database.execute("PRAGMA user_version = \(UsageStore.schemaVersion)")
         }
     }

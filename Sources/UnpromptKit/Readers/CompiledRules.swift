@@ -111,6 +111,7 @@ final class RuleCompiler {
                 case .path(let p): .path(path(p, scope: scope))
                 case .variable(let name): .variable(name)
                 case .entryKey: .entryKey
+                case .elementIndex: .elementIndex
                 case .constant(let text): .constant(text)
                 case .lookup(let lookup):
                     .lookup(
@@ -120,26 +121,46 @@ final class RuleCompiler {
                             path: Self.pointer(lookup.path)))
                 }
             },
-            pattern: value.pattern?.regex)
+            patterns: value.patterns.map(\.regex))
     }
 
     func condition(_ condition: Condition, scope: Scope) -> CompiledCondition {
-        CompiledCondition(path: path(condition.path, scope: scope), test: condition.test)
+        switch condition.subject {
+        case .path(let field): CompiledCondition(path: path(field, scope: scope), variable: nil, test: condition.test)
+        case .variable(let name): CompiledCondition(path: nil, variable: name, test: condition.test)
+        }
+    }
+
+    /// A path through arrays: its first step as a path of the record, the rest as pointers inside each element.
+    func each(_ list: ListPath, scope: Scope) -> CompiledEach {
+        CompiledEach(
+            first: list.steps.first.flatMap { $0 }.map { path($0, scope: scope) },
+            rest: list.steps.dropFirst().map { $0.map(Self.pointer) })
     }
 
     /// Token fields, each path placed under `base` when the descriptor gives `tokens_at` or `fallback_at`.
     func tokens(_ spec: TokenSpec, under base: FieldPath?, scope: Scope) -> CompiledTokens {
-        func addend(_ value: ValueSpec) -> CompiledValue {
-            guard let base else { return self.value(value, scope: scope) }
-            let rebased = ValueSpec(
-                alternatives: value.alternatives.map { source in
-                    guard case .path(let path) = source, !path.fromRoot else { return source }
-                    return .path(
-                        FieldPath(components: base.components + path.components, fromRoot: base.fromRoot, text: "\(base).\(path)"))
-                }, pattern: value.pattern, mark: value.mark)
-            return self.value(rebased, scope: scope)
+        func rebased(_ path: FieldPath?) -> FieldPath? {
+            guard let base else { return path }
+            guard let path else { return base }
+            return FieldPath(components: base.components + path.components, fromRoot: base.fromRoot, text: "\(base).\(path)")
         }
-        func field(_ count: CountSpec?) -> [CompiledValue]? { count.map { $0.addends.map(addend) } }
+        func addend(_ addend: Addend) -> CompiledAddend {
+            switch addend {
+            case .each(let list):
+                let steps = [rebased(list.steps.first ?? nil)] + list.steps.dropFirst()
+                return .each(each(ListPath(steps: steps, text: list.text), scope: scope))
+            case .value(let value):
+                guard base != nil else { return .value(self.value(value, scope: scope)) }
+                let moved = ValueSpec(
+                    alternatives: value.alternatives.map { source in
+                        guard case .path(let path) = source, !path.fromRoot else { return source }
+                        return .path(rebased(path)!)
+                    }, patterns: value.patterns, mark: value.mark)
+                return .value(self.value(moved, scope: scope))
+            }
+        }
+        func field(_ count: CountSpec?) -> [CompiledAddend]? { count.map { $0.addends.map(addend) } }
         return CompiledTokens(
             input: field(spec.input), output: field(spec.output), cacheRead: field(spec.cacheRead),
             cacheWrite: field(spec.cacheWrite), cacheWrite5m: field(spec.cacheWrite5m),
@@ -225,14 +246,20 @@ final class CompiledWindow: Sendable {
     }
 }
 
+/// One item of a count's sum: a value, or every value a path through arrays reaches.
+enum CompiledAddend: Sendable {
+    case value(CompiledValue)
+    case each(CompiledEach)
+}
+
 /// Each count field as the values whose sum it is (one value unless the descriptor wrote `sum`).
 final class CompiledTokens: Sendable {
-    let input, output, cacheRead, cacheWrite, cacheWrite5m, cacheWrite1h, reasoning, total: [CompiledValue]?
+    let input, output, cacheRead, cacheWrite, cacheWrite5m, cacheWrite1h, reasoning, total: [CompiledAddend]?
 
     init(
-        input: [CompiledValue]?, output: [CompiledValue]?, cacheRead: [CompiledValue]?, cacheWrite: [CompiledValue]?,
-        cacheWrite5m: [CompiledValue]?, cacheWrite1h: [CompiledValue]?, reasoning: [CompiledValue]?,
-        total: [CompiledValue]?
+        input: [CompiledAddend]?, output: [CompiledAddend]?, cacheRead: [CompiledAddend]?, cacheWrite: [CompiledAddend]?,
+        cacheWrite5m: [CompiledAddend]?, cacheWrite1h: [CompiledAddend]?, reasoning: [CompiledAddend]?,
+        total: [CompiledAddend]?
     ) {
         self.input = input
         self.output = output

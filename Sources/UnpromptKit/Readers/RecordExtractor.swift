@@ -129,9 +129,10 @@ struct RecordExtractor {
                 var matched = false
                 switch (select.kind, container) {
                 case (.arrayElements, .array(let ref)):
-                    for element in parser.elements(of: ref) {
+                    for (index, element) in parser.elements(of: ref).enumerated() {
                         parser.forgetReadReplacedText()
-                        let c = elementContext(rule, parser, root, element, nil, state.variables)
+                        var c = elementContext(rule, parser, root, element, nil, state.variables)
+                        c.elementIndex = index
                         if rule.match.allHold(in: c) {
                             matched = true
                             readRecord(rule, c, line: line, state: &state, into: &result, siblings: siblings)
@@ -283,7 +284,7 @@ struct RecordExtractor {
     private func readTokens(_ tokens: CompiledTokens, _ context: RecordContext) -> RawTokens? {
         var raw = RawTokens()
         var valid = true
-        func read(_ addends: [CompiledValue]?) -> Int64? {
+        func read(_ addends: [CompiledAddend]?) -> Int64? {
             guard let addends else { return nil }
             switch readCount(addends, context) {
             case .absent: return nil
@@ -309,16 +310,33 @@ struct RecordExtractor {
         case invalid
     }
 
-    /// The sum of a count field's present addends; absent when all are absent; invalid when one is present
-    /// but not a count, or the sum is above what one record may count (`TokenCounts.recordCeiling`).
-    private func readCount(_ addends: [CompiledValue], _ context: RecordContext) -> CountRead {
+    /// The sum of a count field's present addends (every element's, for a path through arrays); absent when all
+    /// are absent; invalid when one is present but not a count, or the sum is above what one record may count
+    /// (`TokenCounts.recordCeiling`).
+    private func readCount(_ addends: [CompiledAddend], _ context: RecordContext) -> CountRead {
         var sum: Int64?
-        for value in addends {
-            guard let found = value.resolve(in: context) else { continue }
-            guard let count = found.count else { return .invalid }
+        var invalid = false
+        func add(_ found: FieldValue) -> Bool {
+            guard let count = found.count else {
+                invalid = true
+                return false
+            }
             let (next, overflow) = (sum ?? 0).addingReportingOverflow(count)
-            if overflow || next > TokenCounts.recordCeiling { return .invalid }
+            if overflow || next > TokenCounts.recordCeiling {
+                invalid = true
+                return false
+            }
             sum = next
+            return true
+        }
+        for addend in addends {
+            switch addend {
+            case .value(let value):
+                if let found = value.resolve(in: context), !add(found) { return .invalid }
+            case .each(let each):
+                each.values(in: context, add)
+                if invalid { return .invalid }
+            }
         }
         return sum.map { .count($0) } ?? .absent
     }

@@ -337,6 +337,8 @@ public struct RecordRule: Sendable {
     public let identity: IdentitySpec?
     public let cost: ValueSpec?
     public let estimated: Bool
+    /// Where the rule is written, for messages that name it (`readers/<id>.yaml:line:col`).
+    public let mark: SourceMark
 }
 
 public struct Selection: Sendable {

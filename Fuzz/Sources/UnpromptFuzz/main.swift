@@ -13,11 +13,14 @@ import Foundation
 // refused; nothing may trap, hang or read past a buffer. The corpus is seeded from `readers/` and `Fixtures/`.
 
 /// The bundled readers' file inputs (databases need a real file and SQLite's own parser), loaded once.
+let readersDirectory = ProcessInfo.processInfo.environment["UNPROMPT_FUZZ_READERS"] ?? "readers"
+
 nonisolated(unsafe) let readers: [(id: String, inputs: [CompiledInput])] = {
-    let directory = ProcessInfo.processInfo.environment["UNPROMPT_FUZZ_READERS"] ?? "readers"
+    let directory = readersDirectory
     let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
     let loaded = files.filter { $0.hasSuffix(".yaml") }.sorted().compactMap { file -> (String, [CompiledInput])? in
-        guard let descriptor = try? DescriptorLoader.load(path: directory + "/" + file) else { return nil }
+        let descriptor: Descriptor
+        do { descriptor = try DescriptorLoader.load(path: directory + "/" + file) } catch { fatalError("\(error)") }
         let inputs = descriptor.inputs.filter { $0.format != .sqlite }.map { CompiledInput($0, descriptor: descriptor) }
         return inputs.isEmpty ? nil : (descriptor.id, inputs)
     }
@@ -39,7 +42,10 @@ let utc = TimeZone(identifier: "UTC")!
 let scratchPath = "/nonexistent/unprompt-fuzz/session.jsonl"
 
 func loadDescriptor(_ bytes: ArraySlice<UInt8>) {
-    guard let descriptor = try? DescriptorLoader.load(text: String(decoding: bytes, as: UTF8.self), file: "fuzz.yaml")
+    // Beside the bundled readers, so that `use: OTHER-ID.NAME` blocks resolve too.
+    guard
+        let descriptor = try? DescriptorLoader.load(
+            text: String(decoding: bytes, as: UTF8.self), file: "fuzz.yaml", directories: [readersDirectory])
     else { return }
     for input in descriptor.inputs { _ = CompiledInput(input, descriptor: descriptor) }
 }

@@ -14,8 +14,9 @@ if [ "$(uname -s)" != Linux ]; then
 fi
 out=.build/fuzz
 mkdir -p "$out/corpus"
-# -enable-testing: the harness reaches the readers through `@testable import`, in an optimized build.
-${SWIFT:-swift} build -c release --package-path Fuzz --build-path "$out/build" \
+# -enable-testing: the harness reaches the readers through `@testable import`, in an optimized build. The cached
+# build manifest would miss a source file added to the main package (a dependency here), so it is made afresh.
+${SWIFT:-swift} build -c release --package-path Fuzz --build-path "$out/build" --disable-build-manifest-caching \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -enable-testing
 binary="$out/build/release/UnpromptFuzz"
 ln -sf "build/release/UnpromptFuzz" "$out/UnpromptFuzz"

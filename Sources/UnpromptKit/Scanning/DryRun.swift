@@ -44,9 +44,10 @@ public struct DryRun: Sendable {
         for input in descriptor.inputs {
             let sources: [(path: String, size: Int64)]
             if explicitPaths.isEmpty {
-                let (found, problems) = discovery.sources(for: input)
+                let (found, problems, leftOut) = discovery.sources(for: input)
                 sources = found.map { ($0.path, $0.size) }
                 scan.unlistedDirectories += problems.count
+                if leftOut > 0 { scan.skipped[SkipReason.notAFile, default: 0] += leftOut }
                 for problem in problems { scan.note(source: 0, line: 0, problem.reason) }
             } else {
                 sources = SourceDiscovery.distinct(explicitPaths).map { ($0, 0) }

@@ -50,7 +50,7 @@ final class CompiledInput: Sendable {
                 match: rule.match.map { compiler.condition($0, scope: .line) },
                 set: rule.set.map { ($0.name, compiler.value($0.value, scope: .line)) })
         }
-        records = input.records.map { CompiledRecord($0, compiler) }
+        records = input.records.enumerated().map { CompiledRecord($1, index: $0, compiler) }
         limits = input.limits.map { rule in
             // With `select`, the paths are read inside each element (`^path` from the line), as for records.
             let scope = RuleCompiler.Scope(fromLine: rule.select == nil, decode: [])
@@ -141,9 +141,8 @@ final class RuleCompiler {
     /// Token fields, each path placed under `base` when the descriptor gives `tokens_at` or `fallback_at`.
     func tokens(_ spec: TokenSpec, under base: FieldPath?, scope: Scope) -> CompiledTokens {
         func rebased(_ path: FieldPath?) -> FieldPath? {
-            guard let base else { return path }
             guard let path else { return base }
-            return FieldPath(components: base.components + path.components, fromRoot: base.fromRoot, text: "\(base).\(path)")
+            return Self.path(path, under: base)
         }
         func addend(_ addend: Addend) -> CompiledAddend {
             switch addend {
@@ -154,8 +153,8 @@ final class RuleCompiler {
                 guard base != nil else { return .value(self.value(value, scope: scope)) }
                 let moved = ValueSpec(
                     alternatives: value.alternatives.map { source in
-                        guard case .path(let path) = source, !path.fromRoot else { return source }
-                        return .path(rebased(path)!)
+                        guard case .path(let path) = source else { return source }
+                        return .path(Self.path(path, under: base))
                     }, patterns: value.patterns, mark: value.mark)
                 return .value(self.value(moved, scope: scope))
             }
@@ -165,6 +164,12 @@ final class RuleCompiler {
             input: field(spec.input), output: field(spec.output), cacheRead: field(spec.cacheRead),
             cacheWrite: field(spec.cacheWrite), cacheWrite5m: field(spec.cacheWrite5m),
             cacheWrite1h: field(spec.cacheWrite1h), reasoning: field(spec.reasoning), total: field(spec.total))
+    }
+
+    /// A token field's path below `tokens_at` (or `fallback_at`); a path from the line's root stays as written.
+    static func path(_ path: FieldPath, under base: FieldPath?) -> FieldPath {
+        guard let base, !path.fromRoot else { return path }
+        return FieldPath(components: base.components + path.components, fromRoot: base.fromRoot, text: "\(base).\(path)")
     }
 
     private func slot(for pointer: JSONPointer) -> Int {
@@ -303,9 +308,15 @@ final class CompiledRecord: Sendable {
     let keep: KeepRule
     let cost: CompiledValue?
     let estimated: Bool
+    /// The rule's place in its input, for its `ReadDiagnostics`.
+    let index: Int
+    /// The token paths as written (below `tokens_at`), for the dry run's `no-usage` warning.
+    let tokenPaths: [FieldPath]
 
-    init(_ rule: RecordRule, _ compiler: RuleCompiler) {
+    init(_ rule: RecordRule, index: Int, _ compiler: RuleCompiler) {
         let scope = RuleCompiler.Scope(fromLine: rule.select == nil, decode: rule.decode)
+        self.index = index
+        tokenPaths = Self.tokenPaths(of: rule)
         name = rule.name
         match = rule.match.map { compiler.condition($0, scope: scope) }
         select = rule.select
@@ -338,5 +349,18 @@ final class CompiledRecord: Sendable {
         keep = rule.identity?.keep ?? .first
         cost = rule.cost.map { compiler.value($0, scope: scope) }
         estimated = rule.estimated
+    }
+}
+
+extension CompiledRecord {
+    /// The paths a rule's token fields are read from, in field order, as written (below `tokens_at`).
+    static func tokenPaths(of rule: RecordRule) -> [FieldPath] {
+        [
+            rule.tokens.input, rule.tokens.output, rule.tokens.cacheRead, rule.tokens.cacheWrite, rule.tokens.cacheWrite5m,
+            rule.tokens.cacheWrite1h, rule.tokens.reasoning,
+        ].compactMap { $0 }.flatMap(\.addends).flatMap(\.alternatives).compactMap { source in
+            guard case .path(let path) = source else { return nil }
+            return RuleCompiler.path(path, under: rule.tokensAt)
+        }
     }
 }

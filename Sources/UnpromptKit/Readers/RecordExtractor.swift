@@ -12,6 +12,8 @@ public struct SourceReadResult: Sendable {
     public var skipped: [String: Int] = [:]
     /// The first problems, with their line numbers; `skipped` has the full counts.
     public var problems: [ReadProblem] = []
+    /// What a dry run explains its warnings with (`ReadDiagnostics`).
+    public var diagnostics = ReadDiagnostics()
     /// Where the next read starts: the end of the last complete line consumed.
     public var endOffset: Int64 = 0
     public var state = SourceState()
@@ -91,6 +93,7 @@ struct RecordExtractor {
         root: JSONRef, parser: JSONParser, line: Int, state: inout SourceState, into result: inout SourceReadResult,
         siblings: SiblingValues?
     ) {
+        let limitsBefore = result.limits.count
         let lineContext = RecordContext(
             parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [],
             overrun: overrun)
@@ -159,6 +162,10 @@ struct RecordExtractor {
                 }
             }
         }
+        if !input.records.isEmpty, result.limits.count == limitsBefore {
+            result.diagnostics.unmatched += 1
+            if result.diagnostics.firstUnmatched == nil { result.diagnostics.firstUnmatched = (0, line) }
+        }
     }
 
     private func elementContext(
@@ -203,6 +210,11 @@ struct RecordExtractor {
             let time = TimeParsing.milliseconds(timeValue, format: rule.time.format, timeZone: timeZone)
         else {
             result.skip(SkipReason.badTime, line: line, problem: true)
+            let number = rule.time.value.resolve(in: context)?.double
+            result.diagnostics.update(rule: rule.index) {
+                $0.badTimes += 1
+                if $0.firstBadTimeNumber == nil { $0.firstBadTimeNumber = number }
+            }
             return
         }
         var context = context
@@ -224,7 +236,7 @@ struct RecordExtractor {
             let key = rule.cumulativeKey.map { $0.resolve(in: context)?.text ?? "" }.joined(separator: "\u{1F}")
             if raw.isAbsent {
                 guard let fallback = rule.fallbackTokens, let delta = readTokens(fallback, context), !delta.isAbsent else {
-                    result.skip(SkipReason.noUsage, line: line)
+                    skipNoUsage(rule, context, line: line, into: &result)
                     return
                 }
                 raw = delta
@@ -252,7 +264,7 @@ struct RecordExtractor {
                 }
             }
         } else if raw.isAbsent, !rule.costOnly || cost == nil {
-            result.skip(SkipReason.noUsage, line: line)
+            skipNoUsage(rule, context, line: line, into: &result)
             return
         }
         let counts = normalize(raw, rule, context)
@@ -278,6 +290,41 @@ struct RecordExtractor {
                 keep: identity.fromKey ? rule.keep : .first,
                 alias: alias, checkAlias: checkAlias, aliasOwner: rule.aliasGroup.map(aliasGroup),
                 estimated: rule.estimated))
+        result.diagnostics.update(rule: rule.index) { $0.note(time: time, number: timeValue.double) }
+    }
+
+    /// A `no-usage` skip; the first of the source also keeps the key names where its first token path stops.
+    private func skipNoUsage(_ rule: CompiledRecord, _ context: RecordContext, line: Int, into result: inout SourceReadResult) {
+        result.skip(SkipReason.noUsage, line: line)
+        let known = result.diagnostics.rules.indices.contains(rule.index) && result.diagnostics.rules[rule.index].noUsageLevel != nil
+        let level = known ? nil : deepestLevel(of: rule.tokenPaths.first, context)
+        result.diagnostics.update(rule: rule.index) {
+            $0.noUsage += 1
+            if let level { $0.noUsageLevel = level }
+        }
+    }
+
+    /// The deepest object on `path` (within the record) that exists, as its path and its key names; nil when
+    /// none of it is an object. Key names only: the dry run may print them, never a value.
+    private func deepestLevel(of path: FieldPath?, _ context: RecordContext) -> (path: String, keys: [String])? {
+        guard let path else { return nil }
+        let base = path.fromRoot ? context.root : context.element
+        for depth in stride(from: path.components.count - 1, through: 0, by: -1) {
+            let prefix = Array(path.components.prefix(depth))
+            let pointer = RuleCompiler.pointer(FieldPath(components: prefix, fromRoot: path.fromRoot, text: ""))
+            guard case .object(let ref) = context.parser.value(at: pointer, in: base) else { continue }
+            let keys = context.parser.entries(of: ref).map(\.key).sorted().prefix(RuleDiagnostics.keyLimit).map { key in
+                key.count > RuleDiagnostics.keyLength ? String(key.prefix(RuleDiagnostics.keyLength)) + "…" : key
+            }
+            let written = prefix.map { component -> String in
+                switch component {
+                case .key(let key): key
+                case .index(let index): "[\(index)]"
+                }
+            }
+            return ((path.fromRoot ? "^" : "") + written.joined(separator: "."), keys)
+        }
+        return nil
     }
 
     /// The token fields, or nil when one of them holds something that is not a count.

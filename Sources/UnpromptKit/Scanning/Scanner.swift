@@ -21,6 +21,8 @@ public struct ScanReport: Sendable {
     public var skipped: [String: Int] = [:]
     /// The first problems: `source` is the read's number in this scan, 0 for discovery problems.
     public var problems: [(source: Int, line: Int, reason: String)] = []
+    /// What the dry run explains its warnings with; sources numbered as in `problems`.
+    public var diagnostics = ReadDiagnostics()
 
     public init() {}
 

@@ -358,9 +358,18 @@ extension CompiledRecord {
         [
             rule.tokens.input, rule.tokens.output, rule.tokens.cacheRead, rule.tokens.cacheWrite, rule.tokens.cacheWrite5m,
             rule.tokens.cacheWrite1h, rule.tokens.reasoning,
-        ].compactMap { $0 }.flatMap(\.addends).flatMap(\.alternatives).compactMap { source in
-            guard case .path(let path) = source else { return nil }
-            return RuleCompiler.path(path, under: rule.tokensAt)
+        ].compactMap { $0 }.flatMap(\.addends).flatMap { addend -> [FieldPath] in
+            switch addend {
+            case .value(let value):
+                return value.alternatives.compactMap { source in
+                    guard case .path(let path) = source else { return nil }
+                    return RuleCompiler.path(path, under: rule.tokensAt)
+                }
+            // A sum over an array: the array's own path (where its elements are looked for).
+            case .each(let list):
+                return [list.steps.first.flatMap { $0 }.map { RuleCompiler.path($0, under: rule.tokensAt) } ?? rule.tokensAt]
+                    .compactMap { $0 }
+            }
         }
     }
 }

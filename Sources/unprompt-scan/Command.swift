@@ -243,9 +243,19 @@ extension Command {
             abstract: "run fixture cases: each as a dry run, into a temporary store, again (adding nothing), and split at a random byte",
             options: [.fixtures, .seed, .readersDir],
             examples: [
-                Example(command: "unprompt-scan readers test", comment: "every case under Fixtures/ of the current directory"),
+                Example(command: "unprompt-scan readers test", comment: "every case under Fixtures/ here and in your readers folder"),
                 Example(command: "unprompt-scan readers test my-tool --fixtures ~/my-fixtures", comment: "one reader's cases"),
             ],
-            run: { c throws(UsageError) in try ReadersTestCommand.run(c.arguments, ids: c.operands, catalog: c.catalog) }),
+            run: { c throws(UsageError) in
+                try ReadersTestCommand.run(c.arguments, ids: c.operands, catalog: c.catalog, environment: c.environment)
+            }),
+        Command(
+            words: ["readers", "new"], operands: "ID",
+            abstract: "write a starting descriptor ID.yaml and its first fixture case Fixtures/ID/basic/, one event that the dry run and readers test read as written",
+            options: [.format, .dir],
+            examples: [
+                Example(command: "unprompt-scan readers new my-tool --format jsonl", comment: "into your readers folder, found by every command"),
+            ],
+            run: { c throws(UsageError) in try ReadersNewCommand.run(c.arguments, c.operands, environment: c.environment) }),
     ]
 }

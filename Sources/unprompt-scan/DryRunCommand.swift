@@ -22,8 +22,19 @@ enum DryRunCommand {
         if !paths.isEmpty, descriptors.count != 1 {
             throw UsageError("with file paths, name exactly one reader with --tool ID")
         }
-        let discovery = SourceDiscovery(
-            environment: environment, home: HomeDirectory.path(environment), rootOverride: arguments.single("--root"))
+        // A fixture case's `.sql` scripts are built into their databases, in a temporary copy, as `readers test` does.
+        var root = arguments.single("--root")
+        var copy: FixtureCopy?
+        if let given = root {
+            do throws(FixtureFailure) {
+                copy = try FixtureCopy.ifNeeded(given)
+            } catch {
+                throw UsageError("--root: the fixture case's database cannot be built: \(error.description)")
+            }
+        }
+        defer { copy?.remove() }
+        if let copy { root = copy.root }
+        let discovery = SourceDiscovery(environment: environment, home: HomeDirectory.path(environment), rootOverride: root)
         // Times written without a zone (Aider's) are read in the system's zone, as a scan reads them.
         // Where a reader looked is said for one asked for by name or below --root: a tool that is not installed finds nothing.
         let dryRun = DryRun(

@@ -74,7 +74,9 @@ struct Option: Equatable {
         help: "confirm it with context, never a number: no-work, \"worked HH:MM-HH:MM\", \"hours-changed SPEC\" or elsewhere (repeatable)")
     static let undo = Option(name: "--undo", value: nil, help: "remove the answer given for DATE")
     static let fixtures = Option(
-        name: "--fixtures", value: "DIR", help: "the fixture cases, as DIR/ID/CASE/ folders (default: Fixtures in the current directory)")
+        name: "--fixtures", value: "DIR", help: "the fixture cases, as DIR/ID/CASE/ folders (default: Fixtures/ in the current directory and in each readers folder)")
+    static let format = Option(
+        name: "--format", value: "FORMAT", help: "the new reader's file format: jsonl, json, sqlite or text")
     static let seed = Option(
         name: "--seed", value: "N", help: "where the split runs cut each case: the seed a run printed, to cut the same way again")
     static let help = Option(name: "--help", aliases: ["-h"], value: nil, help: "show this help")
@@ -83,7 +85,7 @@ struct Option: Equatable {
         help: "whose usage: all (default: this device and every device imported from the sync folder), this, or a device's id or label (`unprompt-scan devices` lists them)")
     static let dir = Option(
         name: "--dir", value: "DIR",
-        help: "the shared folder: for sync, the folder your sync engine keeps in step (default: the settings' sync-dir); for share and friends, a folder of friends' share files")
+        help: "the shared folder: for sync, the folder your sync engine keeps in step (default: the settings' sync-dir); for share and friends, a folder of friends' share files; for readers new, the readers folder to write into (default: your own, ${XDG_CONFIG_HOME:-~/.config}/unprompt/readers)")
     static let period = Option(name: "--period", value: "PERIOD", help: "day (default: today) or month (this month)")
     static let what = Option(
         name: "--what", value: "WHAT", help: "tokens (default): the period's tokens; trend: only the period against your own 30-day average")
@@ -93,7 +95,7 @@ struct Option: Equatable {
     /// Every option of every command.
     static let all: [Option] = [
         store, tz, json, csv, noScan, costMode, config, since, until, last, startOfWeek, tool, month, wide, columns, live, out,
-        port, host, interval, root, readersDir, dryRun, version, yes, context, undo, fixtures, seed, help,
+        port, host, interval, root, readersDir, dryRun, version, yes, context, undo, fixtures, format, seed, help,
         device, dir, period, what, by, svg,
     ]
 }

@@ -15,14 +15,25 @@ enum ReaderLocation {
         } else if let builtIn = builtInDirectory() {
             result.append(builtIn)
         }
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (HomeDirectory.path(environment) + "/.config")
-        let personal = config + "/unprompt/readers"
+        let personal = personalDirectory(environment)
         var isDirectory: ObjCBool = false
         if flag == nil, FileManager.default.fileExists(atPath: personal, isDirectory: &isDirectory), isDirectory.boolValue {
             result.append(personal)
         }
         return result
+    }
+
+    /// A person's own descriptors, `${XDG_CONFIG_HOME:-~/.config}/unprompt/readers`, whether or not it exists
+    /// (`readers new` writes there).
+    static func personalDirectory(_ environment: [String: String]) -> String {
+        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (HomeDirectory.path(environment) + "/.config")
+        return config + "/unprompt/readers"
+    }
+
+    /// The built-in set alone: what `directories` finds first when no `--readers-dir` is given.
+    static func bundledDirectory(_ environment: [String: String]) -> String? {
+        directories(flag: nil, environment: environment).first { $0 != personalDirectory(environment) }
     }
 
     private static func builtInDirectory() -> String? { BuiltInData.directory("readers") }

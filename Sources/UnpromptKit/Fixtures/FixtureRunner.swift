@@ -230,7 +230,7 @@ public struct FixtureRunner: Sendable {
 }
 
 /// A fresh root (the case's files, or parts of them) and a fresh store beside it.
-private struct FixturePlace {
+struct FixturePlace {
     let directory: String
     var root: String { directory + "/root" }
     var storePath: String { directory + "/store/usage.sqlite" }

@@ -58,7 +58,7 @@ struct Arguments {
     var given: Set<String> { flags.union(values.keys) }
 
     /// Refuses what `command` does not take: options no command knows, options of other commands, and
-    /// single-valued options given twice.
+    /// single-valued options given twice; and an option it needs that is missing.
     func check(against command: Command) throws(UsageError) {
         if let name = unknown.first { throw UsageError("unknown option \(name)") }
         let taken = Set(command.options.map(\.name))
@@ -66,6 +66,9 @@ struct Arguments {
             throw UsageError("\(command.title) does not take \(other)")
         }
         if let name = repeated.first { throw UsageError("\(name) is given more than once") }
+        if let missing = command.required.first(where: { !given.contains($0.name) }) {
+            throw UsageError("\(command.title) needs \(missing.synopsis): \(missing.help)")
+        }
     }
 
     /// The words after the command's own.

@@ -27,6 +27,9 @@ struct Command: Sendable {
     var operands = ""
     let abstract: String
     let options: [Option]
+    /// Options of `options` the command cannot run without (`readers new --format`): refused when missing,
+    /// shown without brackets.
+    var required: [Option] = []
     var examples: [Example] = []
     let run: @Sendable (Context) throws(UsageError) -> ExitCode
 
@@ -44,7 +47,8 @@ struct Command: Sendable {
     /// `unprompt-scan daily [--since DATE] [--tool ID]... [--json]`, in parts that a line break may come between.
     var synopsisParts: [String] {
         let named = flag.map { [$0.name] } ?? words
-        let shown = listedOptions.map { "[" + $0.synopsis + "]" + ($0.repeatable ? "..." : "") }
+        let shown = required.map(\.synopsis)
+            + listedOptions.filter { !required.contains($0) }.map { "[" + $0.synopsis + "]" + ($0.repeatable ? "..." : "") }
         // Words a command needs come right after its name; optional ones (`[PATH...]`) after its options.
         if operands.isEmpty { return [(["unprompt-scan"] + named).joined(separator: " ")] + shown }
         if operands.hasPrefix("[") { return [(["unprompt-scan"] + named).joined(separator: " ")] + shown + [operands] }
@@ -216,7 +220,7 @@ extension Command {
             options: [.dryRun, .tool, .root, .costMode, .wide, .columns, .readersDir, .json],
             examples: [
                 Example(command: "unprompt-scan --dry-run", comment: "every reader, its default locations"),
-                Example(command: "unprompt-scan --dry-run --tool ID --root DIR", comment: "one reader; DIR plays the tool's home"),
+                Example(command: "unprompt-scan --dry-run --tool ID --root DIR", comment: "one reader; DIR replaces each source's root"),
                 Example(command: "unprompt-scan --dry-run --tool ID FILE...", comment: "one reader, these files only"),
             ],
             run: { c throws(UsageError) in
@@ -252,7 +256,7 @@ extension Command {
         Command(
             words: ["readers", "new"], operands: "ID",
             abstract: "write a starting descriptor ID.yaml and its first fixture case Fixtures/ID/basic/, one event that the dry run and readers test read as written",
-            options: [.format, .dir],
+            options: [.format, .dir], required: [.format],
             examples: [
                 Example(command: "unprompt-scan readers new my-tool --format jsonl", comment: "into your readers folder, found by every command"),
             ],

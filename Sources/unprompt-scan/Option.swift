@@ -61,7 +61,9 @@ struct Option: Equatable {
     static let interval = Option(
         name: "--interval", value: "SECONDS",
         help: "a full rescan this often, for changes no notification reports (1 to 86400; default: 60)")
-    static let root = Option(name: "--root", value: "DIR", help: "use DIR as the tool's home instead of the descriptor's roots")
+    static let root = Option(
+        name: "--root", value: "DIR",
+        help: "DIR replaces the root of every source, and each glob still applies below it (in a fixture case, its NAME.sql scripts are built into databases first, in a copy)")
     static let readersDir = Option(
         name: "--readers-dir", value: "DIR", help: "load descriptors from DIR only, instead of the built-in set and your own")
     static let dryRun = Option(

@@ -10,9 +10,8 @@ enum ReadersNewCommand {
             throw UsageError("readers new takes one ID, the new reader's id, and was given \(operands.count)")
         }
         let formats = Format.allCases.map(\.rawValue).joined(separator: ", ")
-        guard let name = arguments.single(Option.format.name) else {
-            throw UsageError("readers new needs --format FORMAT, the shape of the tool's files: one of \(formats)")
-        }
+        // `--format` is required (`Command.required`): it is there.
+        let name = arguments.single(Option.format.name) ?? ""
         guard let format = Format(rawValue: name) else { throw UsageError("--format: unknown format '\(name)'; one of \(formats)") }
         try checkID(id)
         if let bundled = ReaderLocation.bundledDirectory(environment), FileManager.default.fileExists(atPath: bundled + "/" + id + ".yaml") {

@@ -316,6 +316,7 @@ public struct RecordRule: Sendable {
     public let identity: IdentitySpec?
     public let cost: ValueSpec?
     public let estimated: Bool
+    public let dimensions: DimensionSpec
 }
 
 public struct Selection: Sendable {

@@ -281,7 +281,7 @@ private struct DescriptorDecoder {
         let map = try reader(
             node, "a record",
             ["name", "match", "select", "decode", "skip", "time", "model", "tokens_at", "tokens", "counting",
-             "cumulative", "identity", "cost", "estimated"])
+             "cumulative", "identity", "cost", "estimated", "dimensions"])
         let nameNode = try map.required("name")
         let name = try identifier(nameNode, map, "name")
         let match = try map.optional("match").map { (n) throws(DescriptorError) in try conditions(n, "match") } ?? []
@@ -342,10 +342,44 @@ private struct DescriptorDecoder {
         if let node = map.optional("identity") { identity = try identitySpec(node) }
         let cost = try map.optional("cost").map { (n) throws(DescriptorError) in try value(n, "cost") }
         let estimated = try map.optional("estimated").map { (n) throws(DescriptorError) in try map.bool(n, "estimated") } ?? false
+        var dimensions = DimensionSpec.none
+        if let node = map.optional("dimensions") {
+            dimensions = try dimensionSpec(node)
+            if cumulative != nil, dimensions.webSearch != nil || dimensions.webFetch != nil {
+                throw map.error(node, "server-tool counts are read per record; a cumulative record cannot give them")
+            }
+        }
         return RecordRule(
             name: name, match: match, select: selection, decode: decode, skip: skip, time: time, model: model,
             tokensAt: tokensAt, tokens: tokens, counting: counting, cumulative: cumulative, identity: identity,
-            cost: cost, estimated: estimated)
+            cost: cost, estimated: estimated, dimensions: dimensions)
+    }
+
+    /// `dimensions: { speed: {value, map}, service_tier: …, region: …, web_search_requests: count, … }`.
+    func dimensionSpec(_ node: YAMLNode) throws(DescriptorError) -> DimensionSpec {
+        let map = try reader(node, "dimensions", DimensionSpec.keys)
+        func mapped<D: StoredDimension>(_ key: String, _: D.Type) throws(DescriptorError) -> MappedValue? {
+            guard let node = map.optional(key) else { return nil }
+            let entry = try reader(node, "dimensions.\(key)", ["value", "map"])
+            var targets: [String: String] = [:]
+            if let mapNode = entry.optional("map") {
+                guard case .mapping(let pairs) = mapNode.kind, !pairs.isEmpty else {
+                    throw entry.error(mapNode, "dimensions.\(key).map must map the tool's strings to: \(D.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                for pair in pairs {
+                    let target: D = try entry.choice(pair.value, "dimensions.\(key).map.\(pair.key)")
+                    targets[pair.key] = target.rawValue
+                }
+            }
+            return MappedValue(value: try value(try entry.required("value"), "dimensions.\(key).value"), map: targets)
+        }
+        func count(_ key: String) throws(DescriptorError) -> CountSpec? {
+            try map.optional(key).map { (n) throws(DescriptorError) in try self.count(n, "dimensions.\(key)") }
+        }
+        return DimensionSpec(
+            speed: try mapped("speed", Speed.self), tier: try mapped("service_tier", ServiceTier.self),
+            region: try mapped("region", InferenceRegion.self), webSearch: try count("web_search_requests"),
+            webFetch: try count("web_fetch_requests"))
     }
 
     func select(_ node: YAMLNode, _ map: MappingReader) throws(DescriptorError) -> Selection {

@@ -20,11 +20,15 @@ public struct TokenEvent: Sendable, Equatable {
     public let checkAlias: Bool
     /// True when the tool's counts are its own estimate rather than the provider's.
     public let estimated: Bool
+    /// Speed, service tier and region, as far as the record states them.
+    public let dimensions: PriceDimensions
+    /// Server-tool calls billed per request (web searches, web fetches).
+    public let serverTools: ServerToolCounts
 
     public init(
         tool: String, time: Int64, model: String, counts: TokenCounts, loggedCost: Double? = nil,
         identity: Identity? = nil, keep: KeepRule = .first, alias: Identity? = nil, checkAlias: Bool = false,
-        estimated: Bool = false
+        estimated: Bool = false, dimensions: PriceDimensions = .unrecorded, serverTools: ServerToolCounts = .zero
     ) {
         self.tool = tool
         self.time = time
@@ -36,6 +40,8 @@ public struct TokenEvent: Sendable, Equatable {
         self.alias = alias
         self.checkAlias = checkAlias
         self.estimated = estimated
+        self.dimensions = dimensions
+        self.serverTools = serverTools
     }
 }
 

@@ -124,18 +124,21 @@ final class RuleCompiler {
         CompiledCondition(path: path(condition.path, scope: scope), test: condition.test)
     }
 
+    /// A value whose paths are placed under `base` (`tokens_at`, `fallback_at`), when there is one.
+    func value(_ value: ValueSpec, under base: FieldPath?, scope: Scope) -> CompiledValue {
+        guard let base else { return self.value(value, scope: scope) }
+        let rebased = ValueSpec(
+            alternatives: value.alternatives.map { source in
+                guard case .path(let path) = source, !path.fromRoot else { return source }
+                return .path(
+                    FieldPath(components: base.components + path.components, fromRoot: base.fromRoot, text: "\(base).\(path)"))
+            }, pattern: value.pattern, mark: value.mark)
+        return self.value(rebased, scope: scope)
+    }
+
     /// Token fields, each path placed under `base` when the descriptor gives `tokens_at` or `fallback_at`.
     func tokens(_ spec: TokenSpec, under base: FieldPath?, scope: Scope) -> CompiledTokens {
-        func addend(_ value: ValueSpec) -> CompiledValue {
-            guard let base else { return self.value(value, scope: scope) }
-            let rebased = ValueSpec(
-                alternatives: value.alternatives.map { source in
-                    guard case .path(let path) = source, !path.fromRoot else { return source }
-                    return .path(
-                        FieldPath(components: base.components + path.components, fromRoot: base.fromRoot, text: "\(base).\(path)"))
-                }, pattern: value.pattern, mark: value.mark)
-            return self.value(rebased, scope: scope)
-        }
+        func addend(_ value: ValueSpec) -> CompiledValue { self.value(value, under: base, scope: scope) }
         func field(_ count: CountSpec?) -> [CompiledValue]? { count.map { $0.addends.map(addend) } }
         return CompiledTokens(
             input: field(spec.input), output: field(spec.output), cacheRead: field(spec.cacheRead),
@@ -235,6 +238,23 @@ final class CompiledTokens: Sendable {
     }
 }
 
+/// The `dimensions:` block, its paths under `tokens_at`.
+final class CompiledDimensions: Sendable {
+    let speed, tier, region: (value: CompiledValue, map: MappedValue)?
+    let webSearch, webFetch: [CompiledValue]?
+
+    init(_ spec: DimensionSpec, under base: FieldPath?, _ compiler: RuleCompiler, scope: RuleCompiler.Scope) {
+        func mapped(_ spec: MappedValue?) -> (value: CompiledValue, map: MappedValue)? {
+            spec.map { (compiler.value($0.value, under: base, scope: scope), $0) }
+        }
+        speed = mapped(spec.speed)
+        tier = mapped(spec.tier)
+        region = mapped(spec.region)
+        webSearch = spec.webSearch.map { $0.addends.map { compiler.value($0, under: base, scope: scope) } }
+        webFetch = spec.webFetch.map { $0.addends.map { compiler.value($0, under: base, scope: scope) } }
+    }
+}
+
 final class CompiledRecord: Sendable {
     let name: String
     let match: [CompiledCondition]
@@ -263,6 +283,7 @@ final class CompiledRecord: Sendable {
     let keep: KeepRule
     let cost: CompiledValue?
     let estimated: Bool
+    let dimensions: CompiledDimensions
 
     init(_ rule: RecordRule, _ compiler: RuleCompiler) {
         let scope = RuleCompiler.Scope(fromLine: rule.select == nil, decode: rule.decode)
@@ -295,5 +316,6 @@ final class CompiledRecord: Sendable {
         keep = rule.identity?.keep ?? .first
         cost = rule.cost.map { compiler.value($0, scope: scope) }
         estimated = rule.estimated
+        dimensions = CompiledDimensions(rule.dimensions, under: rule.tokensAt, compiler, scope: scope)
     }
 }

@@ -204,6 +204,10 @@ struct RecordExtractor {
             result.skip(SkipReason.zeroUsage, line: line)
             return
         }
+        guard let serverTools = serverTools(rule.dimensions, context) else {
+            result.skip(SkipReason.badValue, line: line, problem: true)
+            return
+        }
         let model = rule.model?.resolve(in: context).map { modelCache.sanitized($0.text) } ?? ModelID.unknown
         let identity = identity(rule, context)
         result.events.append(
@@ -212,7 +216,32 @@ struct RecordExtractor {
                 loggedCost: loggedCost, identity: identity.value,
                 keep: identity.fromKey ? rule.keep : .first,
                 alias: alias(rule, context), checkAlias: !rule.aliasKey.isEmpty && rule.aliasCheck.allHold(in: context),
-                estimated: rule.estimated))
+                estimated: rule.estimated, dimensions: dimensions(rule.dimensions, context), serverTools: serverTools))
+    }
+
+    /// Each dimension the record states, through the descriptor's map; nil for one it does not state.
+    private func dimensions(_ spec: CompiledDimensions, _ context: RecordContext) -> PriceDimensions {
+        func read<D: StoredDimension>(_ field: (value: CompiledValue, map: MappedValue)?, as type: D.Type) -> D? {
+            guard let field, let found = field.value.resolve(in: context) else { return nil }
+            return field.map.resolve(found.text, as: type)
+        }
+        return PriceDimensions(
+            speed: read(spec.speed, as: Speed.self), tier: read(spec.tier, as: ServiceTier.self),
+            region: read(spec.region, as: InferenceRegion.self))
+    }
+
+    /// The record's server-tool calls, or nil when a count field holds something that is not a count.
+    private func serverTools(_ spec: CompiledDimensions, _ context: RecordContext) -> ServerToolCounts? {
+        var counts = ServerToolCounts()
+        for (addends, path) in [(spec.webSearch, \ServerToolCounts.webSearch), (spec.webFetch, \.webFetch)] {
+            guard let addends else { continue }
+            switch readCount(addends, context) {
+            case .absent: continue
+            case .count(let count): counts[keyPath: path] = count
+            case .invalid: return nil
+            }
+        }
+        return counts
     }
 
     /// The token fields, or nil when one of them holds something that is not a count.

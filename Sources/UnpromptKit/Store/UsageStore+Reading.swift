@@ -9,9 +9,10 @@ extension UsageStore {
             let rows = try database.prepare(
                 """
                 SELECT quarter, tool, model, input, cache_read, cache_write_5m, cache_write_1h, output, reasoning, events,
-                    context_above, cost_logged, logged_cost_nanos, estimated_events
+                    context_above, cost_logged, logged_cost_nanos, estimated_events, speed, tier, region, web_search,
+                    web_fetch
                 FROM buckets WHERE quarter >= ?1 AND quarter < ?2\(only)
-                ORDER BY quarter, tool, model, context_above, cost_logged
+                ORDER BY quarter, tool, model, context_above, cost_logged, speed, tier, region
                 """
             ).rows([SQLValue.integer(fromQuarter), .integer(toQuarter)] + tools.map { .text($0) })
             return rows.map { row in
@@ -21,7 +22,9 @@ extension UsageStore {
                         input: row.int(3) ?? 0, cacheRead: row.int(4) ?? 0, cacheWrite5m: row.int(5) ?? 0,
                         cacheWrite1h: row.int(6) ?? 0, output: row.int(7) ?? 0, reasoning: row.int(8) ?? 0),
                     events: row.int(9) ?? 0, contextAbove: row.int(10) ?? ContextBand.unknown, costLogged: row.int(11) == 1,
-                    loggedCostNanos: row.int(12) ?? 0, estimatedEvents: row.int(13) ?? 0)
+                    loggedCostNanos: row.int(12) ?? 0, estimatedEvents: row.int(13) ?? 0,
+                    dimensions: PriceDimensions(codes: row.int(14), row.int(15), row.int(16)),
+                    serverTools: ServerToolCounts(webSearch: row.int(17) ?? 0, webFetch: row.int(18) ?? 0))
             }
         }
     }

@@ -104,8 +104,9 @@ extension Command {
         Command(
             words: ["prices"],
             abstract: "the price table's source, date and SHA-256, your override, and every model in the store with its price row",
-            options: [.store, .json],
-            run: { c in PricesCommand.run(c.arguments, environment: c.environment) }),
+            options: [.store, .json, .at],
+            examples: [Example(command: "unprompt-scan prices --at 2026-03-01", comment: "the rows in force on a date, for models whose price changed")],
+            run: { c throws(UsageError) in try PricesCommand.run(c.arguments, environment: c.environment) }),
         Command(
             words: ["watch"],
             abstract: "scan, then scan again within a second of every change, one line per scan that counted something, until Ctrl-C or SIGTERM",

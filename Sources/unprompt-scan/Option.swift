@@ -45,12 +45,14 @@ struct Option: Equatable {
         name: "--readers-dir", value: "DIR", help: "load descriptors from DIR only, instead of the built-in set and your own")
     static let dryRun = Option(
         name: "--dry-run", value: nil, help: "read every source with its descriptor and print what would be counted; writes nothing")
+    static let at = Option(
+        name: "--at", value: "DATE", help: "only the price rows in force on this date (UTC), YYYY-MM-DD, for models whose price changed")
     static let version = Option(
         name: "--version", value: nil, help: "the release, the commit it was built from, the price table's date, the water method")
     static let help = Option(name: "--help", aliases: ["-h"], value: nil, help: "show this help")
 
     /// Every option of every command.
     static let all: [Option] = [
-        store, tz, json, noScan, costMode, config, since, until, tool, month, interval, root, readersDir, dryRun, version, help,
+        store, tz, json, noScan, costMode, config, since, until, tool, month, interval, root, readersDir, dryRun, at, version, help,
     ]
 }

@@ -1,17 +1,23 @@
 import Foundation
 import UnpromptKit
 
-/// `prices [--store PATH] [--json]`: what the cost readings are computed with (`PriceListing`) — the bundled
+/// `prices [--store PATH] [--json] [--at DATE]`: what the cost readings are computed with (`PriceListing`) — the bundled
 /// table's source, date and SHA-256 (checked against the file), the overlay, whether the user's override is
 /// in force — and every model in the store with the price row it resolves to; a model without one is listed
-/// as unpriced with its tokens. It reads the store as it is (read-only, no scan); no path is printed.
+/// as unpriced with its tokens; and the dated rows of models whose price changed (with `--at`, the rows in force
+/// that day). It reads the store as it is (read-only, no scan); no path is printed.
 enum PricesCommand {
-    static func run(_ arguments: Arguments, environment: [String: String]) -> ExitCode {
+    static func run(_ arguments: Arguments, environment: [String: String]) throws(UsageError) -> ExitCode {
+        var at: Int64?
+        if let text = arguments.single("--at") {
+            guard let day = CivilDate.day(parsing: text) else { throw UsageError("--at: expected a date YYYY-MM-DD, got '\(text)'") }
+            at = day
+        }
         let path = StoreLocation.path(arguments, environment)
         guard let readings = Readings.open(mode: .calculate, environment: environment) else { return .invalidData }
         let listing: PriceListing
         do {
-            listing = try PriceListing.read(storePath: path, readings: readings)
+            listing = try PriceListing.read(storePath: path, readings: readings, at: at)
         } catch {
             switch error {
             case .store(let error): return StoreFailure.report(error)
@@ -52,6 +58,17 @@ enum PricesCommand {
             ("unpriced", .array(listing.unpriced.map { line in
                 .object([("model", .string(line.model)), ("tokens", .integer(line.tokens)), ("events", .integer(line.events))])
             })),
+            ("at", listing.at.map { .string(CivilDate.dateString(ofDay: $0)) } ?? .null),
+            ("datedRows", .array(listing.datedRows.map { row in
+                .object([
+                    ("priceKey", .string(row.key)), ("from", .string(row.layer)),
+                    ("validFrom", row.validFrom.map { .string($0) } ?? .null),
+                    ("validUntil", row.validUntil.map { .string($0) } ?? .null), ("otherDays", .bool(row.undated)),
+                    ("inputPerMillion", row.inputPerMillion.map { .number($0) } ?? .null),
+                    ("outputPerMillion", row.outputPerMillion.map { .number($0) } ?? .null),
+                    ("source", row.source.map { .string($0) } ?? .null),
+                ])
+            })),
         ])
     }
 
@@ -68,6 +85,19 @@ enum PricesCommand {
             lines.append("override: in force, \(CountsFormat.grouped(override.rows)) rows" + (override.skipped > 0 ? " (\(override.skipped) without an input and an output price, not used)" : ""))
         } else {
             lines.append("override: none (put prices.json, in this table's format, in the config directory to add or replace rows)")
+        }
+        if !listing.datedRows.isEmpty {
+            let day = listing.at.map { " in force on \(CivilDate.dateString(ofDay: $0))" } ?? ""
+            lines.append("dated prices (each day is priced with the row in force that day, UTC)\(day):")
+            var dated = TextTable(header: ["price row", "from", "through", "$/M in", "$/M out", "source"])
+            for row in listing.datedRows {
+                dated.add([
+                    row.key, row.undated ? "other days" : row.validFrom ?? "", row.undated ? "" : row.validUntil ?? "",
+                    row.inputPerMillion.map { PriceText.perMillion($0) } ?? "", row.outputPerMillion.map { PriceText.perMillion($0) } ?? "",
+                    row.source ?? "",
+                ])
+            }
+            lines += dated.render().map { "  " + $0 }
         }
         guard !listing.models.isEmpty else {
             lines.append("no models in the store yet")
@@ -92,5 +122,15 @@ enum PricesCommand {
             }
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// A rate per million tokens as the price list shows it: up to four decimals, no trailing zeros.
+enum PriceText {
+    static func perMillion(_ value: Double) -> String {
+        var text = String(format: "%.4f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 }

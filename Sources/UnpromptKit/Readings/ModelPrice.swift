@@ -92,6 +92,14 @@ public struct ModelPrice: Sendable, Equatable {
     /// The standard rates as a variant's.
     public var standard: VariantRates { VariantRates(base: base, tiers: tiers) }
 
+    /// Rows in force on some days only (`dated_prices`), each whole, in date order; on other days this row is.
+    public var dated: [DatedPrice] = []
+
+    /// The row in force on `day` (days since 1970-01-01, UTC).
+    public func inForce(onDay day: Int64) -> ModelPrice {
+        dated.first { $0.covers(day) }?.price ?? self
+    }
+
     /// A row without an input or an output rate prices nothing: its model is unpriced.
     public var isPriced: Bool { base.input != nil && base.output != nil }
 
@@ -177,6 +185,51 @@ public struct ModelPrice: Sendable, Equatable {
             key: key, provider: row["litellm_provider"] as? String, source: row["source"] as? String, base: base,
             tiers: tiers.map { PriceTier(above: $0.key, rates: $0.value) }, fastMultiplier: fast, variants: variants,
             regionMultipliers: regions, webSearchPerRequest: webSearch)
+
+        if let list = row["dated_prices"] { dated = try ModelPrice.dated(list, key: key, outer: row) }
+    }
+
+    /// `dated_prices: [{valid_from, valid_until, source, …price fields}]`: each a whole row in force from
+    /// `valid_from` through `valid_until` (UTC dates, inclusive; either may be absent: open-ended), with its
+    /// source. Windows must not overlap, so exactly one row is in force on any day.
+    static func dated(_ list: Any, key: String, outer: [String: Any]) throws(PriceRowError) -> [DatedPrice] {
+        guard let entries = list as? [Any], !entries.isEmpty else {
+            throw PriceRowError(field: "dated_prices", expected: "a list of rows, each with valid_from or valid_until and a source")
+        }
+        var result: [DatedPrice] = []
+        for (index, entry) in entries.enumerated() {
+            let field = "dated_prices[\(index)]"
+            guard var row = entry as? [String: Any], row["dated_prices"] == nil else {
+                throw PriceRowError(field: field, expected: "a row of price fields (without dated_prices of its own)")
+            }
+            func date(_ name: String) throws(PriceRowError) -> Int64? {
+                guard let value = row[name] else { return nil }
+                guard let text = value as? String, let day = CivilDate.day(parsing: text) else {
+                    throw PriceRowError(field: field + "." + name, expected: "a date YYYY-MM-DD")
+                }
+                return day
+            }
+            let from = try date("valid_from")
+            let until = try date("valid_until")
+            guard from != nil || until != nil, from ?? Int64.min <= until ?? Int64.max else {
+                throw PriceRowError(field: field, expected: "valid_from or valid_until, the first not after the second")
+            }
+            guard row["source"] is String else { throw PriceRowError(field: field + ".source", expected: "where the price was published") }
+            if row["litellm_provider"] == nil { row["litellm_provider"] = outer["litellm_provider"] }
+            let price: ModelPrice
+            do {
+                price = try ModelPrice(key: key, row: row)
+            } catch {
+                throw PriceRowError(field: field + "." + error.field, expected: error.expected)
+            }
+            guard price.isPriced else { throw PriceRowError(field: field, expected: "an input and an output price") }
+            let dated = DatedPrice(validFrom: from, validUntil: until, price: price)
+            if result.contains(where: { $0.overlaps(dated) }) {
+                throw PriceRowError(field: field, expected: "dates that no other dated row of this model covers")
+            }
+            result.append(dated)
+        }
+        return result.sorted { ($0.validFrom ?? Int64.min) < ($1.validFrom ?? Int64.min) }
     }
 
     /// The class a price field sets, and its threshold for `_above_<N>k_tokens` fields.
@@ -211,6 +264,20 @@ public struct ModelPrice: Sendable, Equatable {
         case let number as UInt64: Double(number)
         default: nil
         }
+    }
+}
+
+/// A row in force on the days from `validFrom` through `validUntil` (days since 1970-01-01, UTC, inclusive;
+/// nil: open-ended).
+public struct DatedPrice: Sendable, Equatable {
+    public let validFrom: Int64?
+    public let validUntil: Int64?
+    public let price: ModelPrice
+
+    public func covers(_ day: Int64) -> Bool { day >= (validFrom ?? Int64.min) && day <= (validUntil ?? Int64.max) }
+
+    func overlaps(_ other: DatedPrice) -> Bool {
+        (validFrom ?? Int64.min) <= (other.validUntil ?? Int64.max) && (other.validFrom ?? Int64.min) <= (validUntil ?? Int64.max)
     }
 }
 

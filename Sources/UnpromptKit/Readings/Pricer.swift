@@ -62,8 +62,10 @@ public final class Pricer: Sendable {
             if mode != .logged { reading.unpricedModels = [row.model] }
             return reading
         }
+        // The row in force on the bucket's UTC day (dated overlay rows).
+        let price = resolution.price.inForce(onDay: CivilDate.floorDivide(row.quarter, LocalCalendar.quartersPerDay))
         let cost = Pricer.cost(
-            row.counts, band: row.contextAbove, price: resolution.price, fast: resolution.fast,
+            row.counts, band: row.contextAbove, price: price, fast: resolution.fast,
             dimensions: row.dimensions, serverTools: row.serverTools)
         reading.usd = cost.usd
         reading.assumed = cost.assumed

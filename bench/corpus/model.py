@@ -113,18 +113,20 @@ class Expected:
         self.traps[name] = self.traps.get(name, 0) + n
 
     def costs(self):
-        list_price, five_minute = {}, {}
+        list_price, five_minute, standard = {}, {}, {}
         for call in self.calls:
             nano = prices.cost(call)
             if nano is None:
                 continue
             list_price[call.model] = list_price.get(call.model, 0) + nano
             five_minute[call.model] = five_minute.get(call.model, 0) + prices.cost(call, one_hour_rate=False)
+            standard[call.model] = standard.get(call.model, 0) + prices.cost(call, dimensions=False)
 
         def usd(by_model):
-            return {"byModel": {m: n / 1e9 for m, n in sorted(by_model.items())},
-                    "total": sum(by_model.values()) / 1e9}
+            return {"byModel": {m: float(n / 10**9) for m, n in sorted(by_model.items())},
+                    "total": float(sum(by_model.values()) / 10**9)}
         return {"listUSD": usd(list_price), "cacheWritesAt5mUSD": usd(five_minute),
+                "standardDimensionsUSD": usd(standard),
                 "unpricedModels": sorted({c.model for c in self.calls if c.model not in prices.NANO_USD_PER_TOKEN})}
 
     def write(self, path):

@@ -18,6 +18,8 @@
       One row of the store benchmark as JSON: cold scan vs aiburn, rescan with nothing new, peak RSS.
   report.py store-summary OUT.json ROW.json...
       Prints the store table and writes OUT.json.
+  report.py statusline OUT.json HYPERFINE.json
+      The status line's run times (mean, median, min, in ms) beside its goal, printed and written to OUT.json.
 """
 import json
 import statistics
@@ -246,6 +248,20 @@ def store_summary(out_path, row_paths):
     return 0
 
 
+STATUSLINE_GOAL_MS = 10
+
+
+def statusline(out_path, hyperfine_path):
+    times = json.load(open(hyperfine_path))["results"][0]["times"]
+    row = {"mean_ms": statistics.mean(times) * 1000, "median_ms": statistics.median(times) * 1000,
+           "min_ms": min(times) * 1000, "stddev_ms": statistics.pstdev(times) * 1000, "runs": len(times),
+           "goal_ms_max": STATUSLINE_GOAL_MS}
+    json.dump(row, open(out_path, "w"), indent=1)
+    print("statusline, nothing new: mean %.1f ms, median %.1f ms, min %.1f ms (%d runs); goal at most %d ms: %s"
+          % (row["mean_ms"], row["median_ms"], row["min_ms"], row["runs"], STATUSLINE_GOAL_MS,
+             "met" if row["mean_ms"] <= STATUSLINE_GOAL_MS else "not met"))
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
@@ -263,6 +279,9 @@ def main(argv):
         return store_check(argv[2], argv[3])
     if cmd == "store-row" and len(argv) == 8:
         return store_row(*argv[2:8])
+    if cmd == "statusline" and len(argv) == 4:
+        statusline(argv[2], argv[3])
+        return 0
     if cmd == "store-summary" and len(argv) >= 4:
         return store_summary(argv[2], argv[3:])
     print(__doc__, file=sys.stderr)

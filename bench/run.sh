@@ -370,6 +370,29 @@ store_bench codex-300 codex "$CODEX300"
 python3 "$REPORT" store-summary "$DATA/store-summary.json" "$RESULTS/store-row-claude-300.json" \
     "$RESULTS/store-row-codex-300.json"
 
+# ---------------------------------------------------------------- 8b. the status line
+# `statusline` as Claude Code runs it, each time its status line is drawn: on a copy of the claude-300 store, the
+# clock 10 minutes after its last quarter-hour (milliseconds, as UNPROMPT_NOW takes them), Claude Code's payload on
+# stdin with the readings already recorded (nothing new). hyperfine 1.15 has no --input, so the command runs
+# through the shell, whose own start-up hyperfine measures and subtracts. Goal: at most 10 ms for the whole process.
+say "8b. statusline with nothing new (goal: at most 10 ms)"
+STATUS_STORE="$DATA/store-statusline.sqlite"
+rm -f "$STATUS_STORE" "$STATUS_STORE-wal" "$STATUS_STORE-shm"
+cp "$DATA/store-claude-300.sqlite" "$STATUS_STORE"
+NOW_MS="$(python3 -c 'import sqlite3, sys
+print(sqlite3.connect(sys.argv[1]).execute("SELECT max(quarter) FROM buckets").fetchone()[0] * 900000 + 600000)' "$STATUS_STORE")" \
+    || die "reading the store's last quarter-hour"
+PAYLOAD="$RESULTS/statusline-payload.json"
+python3 -c 'import json, sys
+now = int(sys.argv[1]) // 1000
+print(json.dumps({"session_id": "bench", "transcript_path": "/bench/x.jsonl", "cwd": "/bench", "model": {"id": "claude-sonnet-4-5"},
+    "rate_limits": {"five_hour": {"used_percentage": 42, "resets_at": now + 7200},
+                    "seven_day": {"used_percentage": 18, "resets_at": now + 300000}}}))' "$NOW_MS" >"$PAYLOAD"
+UNPROMPT_NOW="$NOW_MS" "$BIN" statusline --store "$STATUS_STORE" <"$PAYLOAD" || die "statusline"
+UNPROMPT_NOW="$NOW_MS" hyperfine --warmup 5 --runs 60 --style basic --export-json "$RESULTS/hyperfine-statusline.json" \
+    -n statusline "$(q "$BIN" statusline --store "$STATUS_STORE") < $(q "$PAYLOAD")" || die "hyperfine (statusline)"
+python3 "$REPORT" statusline "$DATA/statusline-summary.json" "$RESULTS/hyperfine-statusline.json" || die "statusline summary"
+
 # ---------------------------------------------------------------- 9. the 3 GB tree (BENCH_LARGE=1)
 # Correctness, wall time (3 runs each) and peak RSS on ten times the data: RSS should stay flat.
 if [ "$LARGE" = 1 ]; then

@@ -35,9 +35,15 @@ public enum Binary: Sendable {
         return process
     }
 
-    /// Runs to the end and returns what it printed.
-    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+    /// Runs to the end and returns what it printed; with `input`, that is its standard input.
+    public static func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> Output {
         let process = process(arguments, environment: environment)
+        if let input {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("unprompt-input-\(UUID().uuidString)").path
+            try input.write(toFile: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            process.standardInput = FileHandle(forReadingAtPath: file)
+        }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

@@ -28,7 +28,8 @@ enum CalendarCommand {
     }
 
     /// `{"month", "timeZone", "workHours", "baselineDays": 30, "days": [{"date", "tokens", "band", "baseline",
-    /// "uses", "work": {"tokens", "uses"}, "personal": {…}}]}`: every day of the month up to today.
+    /// "uses", "work": {"tokens", "uses"}, "personal": {…}, "confirmed", "context"}]}`: every day of the month up
+    /// to today.
     static func json(_ month: CalendarMonth, _ queries: UsageQueries) -> JSON {
         .object([
             ("month", .string(CivilDate.monthString(ofMonth: month.month))),
@@ -44,7 +45,7 @@ enum CalendarCommand {
                     ("uses", .int(day.uses)),
                     ("work", .object([("tokens", .integer(day.workTokens)), ("uses", .int(day.workUses))])),
                     ("personal", .object([("tokens", .integer(day.personalTokens)), ("uses", .int(day.personalUses))])),
-                ])
+                ] + ConfirmationFormat.json(day.confirmation))
             })),
         ])
     }
@@ -126,7 +127,8 @@ struct CalendarGrid {
                     values += String(repeating: " ", count: 9)
                     continue
                 }
-                numbers += pad(String(CivilDate.civil(ofDay: day).day), 6) + "   "
+                let mark = ConfirmationFormat.mark(byDay[day]?.confirmation)
+                numbers += pad(String(CivilDate.civil(ofDay: day).day), 6) + " " + mark + String(repeating: " ", count: 2 - mark.count)
                 guard let reading = byDay[day] else {
                     // After today: nothing measured yet.
                     values += String(repeating: " ", count: 9)
@@ -146,6 +148,7 @@ struct CalendarGrid {
         }
         lines.append("")
         lines.append(legend.joined(separator: " · "))
+        if month.days.contains(where: { $0.confirmation != nil }) { lines.append(ConfirmationFormat.legend) }
         let uses = month.uses
         var summary = "total: \(CountsFormat.grouped(Int(month.tokens))) tokens, \(uses) use\(uses == 1 ? "" : "s")"
         if workHoursSet {

@@ -36,8 +36,10 @@ struct Command: Sendable {
     var listedName: String { flag?.name ?? (words.isEmpty ? "(no command)" : words.joined(separator: " ")) }
     /// The options shown beside its name: every one but its naming flag.
     var listedOptions: [Option] { options.filter { $0 != flag } }
-    /// Commands that read the descriptors take `--readers-dir`.
-    var readsDescriptors: Bool { options.contains(.readersDir) }
+    /// Commands that read the descriptors take `--readers-dir`; all of them are loaded first, unless the command
+    /// finds the few it needs itself (`statusline`, which runs each time a line is drawn).
+    var readsDescriptors: Bool { options.contains(.readersDir) && !findsItsDescriptors }
+    var findsItsDescriptors = false
 
     /// `unprompt-scan daily [--since DATE] [--tool ID]... [--json]`, in parts that a line break may come between.
     var synopsisParts: [String] {
@@ -65,7 +67,7 @@ extension Command {
             run: { c throws(UsageError) in try ScanCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
         Command(
             words: ["daily"], abstract: "scan, then usage per local day, by tool and model, with cost, water, bottle level and uses",
-            options: [.since, .until, .tool] + view,
+            options: [.since, .until, .tool] + view + [.csv],
             examples: [
                 Example(command: "unprompt-scan daily --since 2026-03-01 --tz Asia/Kolkata", comment: "per local day, per tool and model"),
                 Example(command: "unprompt-scan daily --cost-mode auto", comment: "logged costs where tools wrote them"),
@@ -75,7 +77,7 @@ extension Command {
             }),
         Command(
             words: ["monthly"], abstract: "scan, then usage per local month, by tool and model, with cost and water",
-            options: [.since, .until, .tool] + view,
+            options: [.since, .until, .tool] + view + [.csv],
             examples: [Example(command: "unprompt-scan monthly --tool ID --json", comment: "one tool's months, as JSON (`readers list` shows the ids)")],
             run: { c throws(UsageError) in
                 try ReportCommand.run(c.arguments, period: .month, catalog: c.catalog, environment: c.environment)
@@ -101,6 +103,51 @@ extension Command {
             abstract: "scan, then one numbers-only JSON document for widgets (docs/snapshot.schema.json)",
             options: view,
             run: { c throws(UsageError) in try SnapshotCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
+        Command(
+            words: ["confirm"], operands: "[DATE]",
+            abstract: "scan, then the day's proposal (uses personal and at work, tokens, cost): one key confirms it, or gives context instead of a number",
+            options: [.yes, .context, .undo] + view,
+            examples: [
+                Example(command: "unprompt-scan confirm", comment: "today after work hours (18:00 without), else the latest day not confirmed"),
+                Example(command: "unprompt-scan confirm yesterday --context no-work", comment: "I didn't work: its work counts as personal"),
+                Example(command: "unprompt-scan confirm --yes --json", comment: "for a widget: confirm the proposal, print the day and the streak"),
+            ],
+            run: { c throws(UsageError) in
+                try ConfirmCommand.run(c.arguments, c.operands, catalog: c.catalog, environment: c.environment)
+            }),
+        Command(
+            words: ["report"],
+            abstract: "scan, then one self-contained HTML page: today, the month's calendar, the bottle, plan limits, 30 days by tool, models",
+            options: [.out, .month, .tz, .noScan, .costMode, .store, .config, .readersDir],
+            examples: [Example(command: "unprompt-scan report --out ~/usage.html", comment: "the page, to open in any browser; it loads nothing")],
+            run: { c throws(UsageError) in try PageCommand.report(c.arguments, catalog: c.catalog, environment: c.environment) }),
+        Command(
+            words: ["serve"],
+            abstract: "the report's page live on 127.0.0.1, with /snapshot.json and /metrics; read-only, never scans, until Ctrl-C or SIGTERM",
+            options: [.port, .host, .tz, .costMode, .store, .config, .readersDir],
+            examples: [
+                Example(command: "unprompt-scan serve", comment: "then open http://127.0.0.1:8787/"),
+                Example(command: "unprompt-scan serve --host 0.0.0.0", comment: "for a phone on the same network: open the printed URL, token included"),
+            ],
+            run: { c throws(UsageError) in try ServeCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
+        Command(
+            words: ["metrics"],
+            abstract: "scan, then today's tokens, cost and water by tool and model, uses and plan limits in the Prometheus text format",
+            options: [.tz, .noScan, .costMode, .store, .config, .readersDir],
+            examples: [
+                Example(
+                    command: "unprompt-scan metrics > DIR/unprompt.prom.tmp && mv DIR/unprompt.prom.tmp DIR/unprompt.prom",
+                    comment: "for node_exporter's textfile collector"),
+            ],
+            run: { c throws(UsageError) in try MetricsCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
+        Command(
+            words: ["statusline"],
+            abstract: "for a tool's status line (Claude Code's statusLine): record the plan limits of its JSON on stdin, then print today's tokens, cost and limits in one line",
+            options: [.tool, .tz, .costMode, .store, .readersDir],
+            examples: [
+                Example(command: "unprompt-scan statusline < payload.json", comment: "as Claude Code runs it, its JSON on standard input"),
+            ],
+            run: { c throws(UsageError) in try StatusLineCommand.run(c.arguments, environment: c.environment) }, findsItsDescriptors: true),
         Command(
             words: ["prices"],
             abstract: "the price table's source, date and SHA-256, your override, and every model in the store with its price row",

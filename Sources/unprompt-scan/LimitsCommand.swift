@@ -11,8 +11,9 @@ enum LimitsCommand {
     }
 
     /// `{"now", "timeZone", "limits": [{"tool", "window", "usedPercent", "windowMinutes", "resetsAt", "time",
-    /// "ageSeconds", "stale", "resetPassed", "resetsInSeconds"}], "fiveHourWindows": [{"tool", "start", "end",
-    /// "tokens", "cost", "endFromLimit"}], "readings"}`: instants as ISO-8601 UTC; `cost` as in `daily`.
+    /// "ageSeconds", "stale", "resetPassed", "resetsInSeconds", "pace"}], "fiveHourWindows": [{"tool", "start",
+    /// "end", "tokens", "cost", "endFromLimit", "tokensPerHour"}], "readings"}`: instants as ISO-8601 UTC; `cost`
+    /// as in `daily`; `pace` as `PaceFormat.json` writes it.
     static func json(_ report: LimitsReport, _ queries: UsageQueries) -> JSON {
         .object([
             ("now", .string(CountsFormat.instant(report.now))),
@@ -30,6 +31,7 @@ enum LimitsCommand {
                     ("stale", .bool(status.stale)),
                     ("resetPassed", .bool(status.resetPassed)),
                     ("resetsInSeconds", status.resetsIn.map { .integer($0 / 1000) } ?? .null),
+                    ("pace", PaceFormat.json(reading.pace, instant: { .string(CountsFormat.instant($0)) })),
                 ])
             })),
             ("fiveHourWindows", .array(report.windows.map { entry in
@@ -37,6 +39,7 @@ enum LimitsCommand {
                     ("tool", .string(entry.tool)), ("start", .string(CountsFormat.instant(entry.window.start))),
                     ("end", .string(CountsFormat.instant(entry.window.end))), ("tokens", .integer(entry.window.tokens)),
                     ("cost", ReadingsFormat.json(entry.cost)), ("endFromLimit", .bool(entry.window.endFromLimit)),
+                    ("tokensPerHour", PaceFormat.json(entry.tokensPerHour)),
                 ])
             })),
             ("readings", queries.readings.json),
@@ -61,11 +64,13 @@ enum LimitsCommand {
                         + (cost.isEmpty ? "" : " (\(cost) at API list prices)") + " so far, \(at(window.start)) to "
                         + "\(at(window.end)) (ends in \(LocalFormat.duration(entry.endsIn))"
                         + (window.endFromLimit ? ", the reset logged with a limit-reached record)" : ")"))
+                if let line = PaceFormat.text(tokensPerHour: entry.tokensPerHour, since: window.start, at: at) { lines.append("    " + line) }
             } else if let minutes = report.derived[tool] {
                 lines.append("  \(LocalFormat.window(minutes: minutes)) window: none in progress; the next starts with the next request")
             }
             for reading in report.readings where reading.status.sample.tool == tool {
                 lines.append("  " + line(reading, at: at))
+                if let pace = reading.pace { lines.append("    " + PaceFormat.text(pace, at: at)) }
             }
         }
         return lines.joined(separator: "\n")

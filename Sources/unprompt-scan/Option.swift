@@ -19,6 +19,8 @@ struct Option: Equatable {
         name: "--tz", value: "ZONE",
         help: "the zone days are counted in: an IANA name (Asia/Kolkata) or UTC (default: $TZ, else the system's); never a rescan")
     static let json = Option(name: "--json", value: nil, help: "print JSON")
+    static let csv = Option(
+        name: "--csv", value: nil, help: "print CSV (RFC 4180): a header, then one row per period, tool and model")
     static let noScan = Option(
         name: "--no-scan", value: nil, help: "show what the store holds without scanning first (opens it read-only)")
     static let costMode = Option(
@@ -37,6 +39,12 @@ struct Option: Equatable {
         name: "--tool", aliases: ["--reader"], value: "ID", repeatable: true,
         help: "only this tool (repeatable; `unprompt-scan readers list` shows the ids)")
     static let month = Option(name: "--month", value: "YYYY-MM", help: "the month shown (default: this month)")
+    static let out = Option(
+        name: "--out", value: "FILE", help: "write the page to FILE (default: unprompt-report.html here; - for standard output)")
+    static let port = Option(name: "--port", value: "N", help: "the port to listen on (default: 8787; 0: any free one, printed)")
+    static let host = Option(
+        name: "--host", value: "ADDR",
+        help: "listen on this IP address instead of 127.0.0.1 (0.0.0.0: every one); off loopback each request needs the printed token")
     static let interval = Option(
         name: "--interval", value: "SECONDS",
         help: "a full rescan this often, for changes no notification reports (1 to 86400; default: 60)")
@@ -49,10 +57,16 @@ struct Option: Equatable {
         name: "--at", value: "DATE", help: "only the price rows in force on this date (UTC), YYYY-MM-DD, for models whose price changed")
     static let version = Option(
         name: "--version", value: nil, help: "the release, the commit it was built from, the price table's date, the water method")
+    static let yes = Option(name: "--yes", value: nil, help: "confirm the day's proposal as it is (without a terminal, this or --context)")
+    static let context = Option(
+        name: "--context", value: "KIND", repeatable: true,
+        help: "confirm it with context, never a number: no-work, \"worked HH:MM-HH:MM\", \"hours-changed SPEC\" or elsewhere (repeatable)")
+    static let undo = Option(name: "--undo", value: nil, help: "remove the answer given for DATE")
     static let help = Option(name: "--help", aliases: ["-h"], value: nil, help: "show this help")
 
     /// Every option of every command.
     static let all: [Option] = [
-        store, tz, json, noScan, costMode, config, since, until, tool, month, interval, root, readersDir, dryRun, at, version, help,
+        store, tz, json, csv, noScan, costMode, config, since, until, tool, month, out, port, host, interval, root, readersDir,
+        dryRun, at, version, yes, context, undo, help,
     ]
 }

@@ -24,16 +24,21 @@ enum ReportCommand {
         for id in tools where !catalog.descriptors.contains(where: { $0.id == id }) {
             throw UsageError("--tool: no reader named '\(id)'; `unprompt-scan readers list` shows them")
         }
-        return try ViewOpener.show(arguments, catalog: catalog, environment: environment) { queries throws(StoreError) in
+        let csv = arguments.has(Option.csv.name)
+        if csv, arguments.has(Option.json.name) { throw UsageError("--csv and --json are two formats: give one") }
+        // CSV rows end with CRLF, the last one too: nothing is added after them.
+        return try ViewOpener.show(arguments, catalog: catalog, environment: environment, terminator: csv ? "" : "\n") {
+            queries throws(StoreError) in
             let report = try queries.periods(by: period, from: fromDay, through: throughDay, tools: tools)
+            if csv { return PeriodCSV.text(report) }
             return arguments.has("--json") ? json(report, queries).text : text(report, queries)
         }
     }
 
     /// `{"daily":[{"date":…,"totals":…,"events":…,"cost":…,"water":…,"bottleLevel":…,"byModel":…,
-    /// "costByModel":…,"waterByModel":…,"byTool":…,"uses":…,"work":{"tokens","uses"},"personal":{…}}…],
-    /// "timeZone":…,"readings":…}` (`uses`, `work` and `personal` without `--tool`), or `"monthly"` with
-    /// `"month"` (and no bottle level or uses).
+    /// "costByModel":…,"waterByModel":…,"byTool":…,"confirmed":…,"context":[…],"uses":…,"work":{"tokens","uses"},
+    /// "personal":{…}}…],"timeZone":…,"readings":…}` (`uses`, `work` and `personal` without `--tool`), or
+    /// `"monthly"` with `"month"` (and no bottle level, confirmation or uses).
     static func json(_ report: PeriodReport, _ queries: UsageQueries) -> JSON {
         let daily = report.period == .day
         let entries = report.entries.map { entry -> JSON in
@@ -41,7 +46,8 @@ enum ReportCommand {
             let label = daily
                 ? ("date", CivilDate.dateString(ofDay: usage.period)) : ("month", CivilDate.monthString(ofMonth: usage.period))
             let bottle: JSON? = daily ? (entry.bottleLevel.map { .number(ReadingsFormat.rounded($0)) } ?? .null) : nil
-            let json = UsageView.json(usage, label: label, readings: entry.readings, bottle: bottle)
+            var json = UsageView.json(usage, label: label, readings: entry.readings, bottle: bottle)
+            if daily, case .object(let fields) = json { json = .object(fields + ConfirmationFormat.json(entry.confirmation)) }
             guard case .object(let fields) = json, let day = entry.day else { return json }
             return .object(fields + [
                 ("uses", .int(day.uses)),

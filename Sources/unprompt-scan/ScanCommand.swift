@@ -22,7 +22,9 @@ enum ScanCommand {
             print(JSON.object([("scan", json(report)), ("today", TodaySummary.json(today, view.queries))]).text)
         } else {
             print(text(report))
-            print(TodaySummary.text(today, view.queries))
+            print(
+                TodaySummary.text(today, view.queries)
+                    + ConfirmationFormat.todayLines(today, view.queries, terminal: isatty(STDOUT_FILENO) == 1))
         }
         return report.readEverything ? .success : .sourcesUnreadable
     }

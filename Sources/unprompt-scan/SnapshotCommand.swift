@@ -6,9 +6,10 @@ import UnpromptKit
 ///
 /// It holds numbers only: instants as milliseconds since 1970, local days as day numbers (days since
 /// 1970-01-01 in the person's zone), and no string but enumerated ids — tool ids, model ids, limit window
-/// names and band names. Everything in it comes from the store and the clock, as the other views show it:
-/// `usage` is today's line, `uses` today's episodes, `limits` and `fiveHourWindows` the `limits` view,
-/// and `days` the last 35 days of the calendar, today included.
+/// names, band names and kinds of context. Everything in it comes from the store and the clock, as the other
+/// views show it: `usage` is today's line, `uses` today's episodes, `limits` and `fiveHourWindows` the `limits`
+/// view, `streak` and `proposal` what `today` and `confirm` say, and `days` the last 35 days of the calendar,
+/// today included, each with its confirmation.
 enum SnapshotCommand {
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
         return try ViewOpener.show(arguments, catalog: catalog, environment: environment) { queries throws(StoreError) in
@@ -28,14 +29,17 @@ enum SnapshotCommand {
                 ("today", .int(today.reading.uses)), ("work", .int(today.reading.workUses)),
                 ("personal", .int(today.reading.personalUses)),
             ])),
-            ("limits", .array(snapshot.limits.readings.map { limit($0.status) })),
+            ("limits", .array(snapshot.limits.readings.map { limit($0) })),
             ("fiveHourWindows", .array(snapshot.limits.windows.map { entry in
                 .object([
                     ("tool", .string(entry.tool)), ("start", .integer(entry.window.start)), ("end", .integer(entry.window.end)),
                     ("tokens", .integer(entry.window.tokens)), ("cost", cost(entry.cost)),
                     ("endFromLimit", .bool(entry.window.endFromLimit)),
+                    ("tokensPerHour", PaceFormat.json(entry.tokensPerHour)),
                 ])
             })),
+            ("streak", .int(today.confirmations.streak.days)),
+            ("proposal", today.confirmations.proposal.map { .integer($0) } ?? .null),
             ("days", .array(snapshot.days.map { entry in
                 let day = entry.reading
                 return .object([
@@ -43,7 +47,7 @@ enum SnapshotCommand {
                     ("cost", cost(entry.readings.cost)), ("water", water(entry.readings.water)),
                     ("band", .string(day.band.rawValue)), ("uses", .int(day.uses)),
                     ("workTokens", .integer(day.workTokens)), ("workUses", .int(day.workUses)),
-                ])
+                ] + ConfirmationFormat.json(day.confirmation))
             })),
         ])
     }
@@ -76,7 +80,8 @@ enum SnapshotCommand {
         ])
     }
 
-    static func limit(_ status: LimitStatus) -> JSON {
+    static func limit(_ reading: LimitsReport.Reading) -> JSON {
+        let status = reading.status
         let sample = status.sample
         return .object([
             ("tool", .string(sample.tool)), ("window", .string(sample.window)),
@@ -85,6 +90,7 @@ enum SnapshotCommand {
             ("resetsAt", sample.resetsAt.map { .integer($0) } ?? .null),
             ("measuredAt", .integer(sample.time)),
             ("stale", .bool(status.stale)),
+            ("pace", PaceFormat.json(reading.pace, instant: { .integer($0) })),
         ])
     }
 

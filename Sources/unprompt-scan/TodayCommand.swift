@@ -7,7 +7,9 @@ enum TodayCommand {
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
         return try ViewOpener.show(arguments, catalog: catalog, environment: environment) { queries throws(StoreError) in
             let result = try queries.today()
-            return arguments.has("--json") ? TodaySummary.json(result, queries).text : TodaySummary.text(result, queries)
+            if arguments.has("--json") { return TodaySummary.json(result, queries).text }
+            return TodaySummary.text(result, queries)
+                + ConfirmationFormat.todayLines(result, queries, terminal: isatty(STDOUT_FILENO) == 1)
         }
     }
 }

@@ -7,7 +7,8 @@ enum TodaySummary {
     /// `waterByModel`, `byTool`) with the zone and `readings` (the price table and water method), and then:
     /// `tokens` (today's total as measured), `uses`, `work` and `personal` (`tokens`, `uses`), `workHours`
     /// (their written form, or null), `band` and `baseline` (see `calendar`), `measuredAt` (or null),
-    /// `pace` (tokens per second) and `estimate` (`tokens`, `live`).
+    /// `pace` (tokens per second) and `estimate` (`tokens`, `live`); `confirmed` and `context` (today's
+    /// answer), `streak` (confirmed days in a row) and `proposal` (the date `confirm` proposes, or null).
     static func json(_ result: TodayReport, _ queries: UsageQueries) -> JSON {
         guard case .object(let entries) = UsageView.json(result.usage, label: nil, readings: result.readings) else { return .null }
         let reading = result.reading
@@ -24,6 +25,9 @@ enum TodaySummary {
                 ("pace", .number(result.pace)),
                 ("estimate", .object([("tokens", .integer(result.estimate.tokens)), ("live", .bool(result.estimate.live))])),
                 ("readings", queries.readings.json),
+            ] + ConfirmationFormat.json(reading.confirmation) + [
+                ("streak", .int(result.confirmations.streak.days)),
+                ("proposal", result.confirmations.proposal.map { .string(CivilDate.dateString(ofDay: $0)) } ?? .null),
             ])
     }
 

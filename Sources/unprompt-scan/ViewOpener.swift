@@ -15,12 +15,28 @@ enum ViewOpener {
             zone: zone, now: now)
     }
 
+    /// Opens the view (scanning first unless `--no-scan`) with the store open to write, for answers kept in
+    /// it; fails like `open`.
+    static func open(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String], writable: Bool)
+        throws(UsageError) -> Result<OpenedView, Failure>
+    {
+        var request = try request(arguments, environment: environment, scan: !arguments.has("--no-scan"))
+        request.writable = writable
+        return open(request, catalog: catalog, environment: environment)
+    }
+
     /// Opens the view (scanning first unless `--no-scan`), or prints why it could not be and fails with the
     /// exit status to end with.
     static func open(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String], scan: Bool? = nil)
         throws(UsageError) -> Result<OpenedView, Failure>
     {
-        let request = try request(arguments, environment: environment, scan: scan ?? !arguments.has("--no-scan"))
+        open(try request(arguments, environment: environment, scan: scan ?? !arguments.has("--no-scan")), catalog: catalog,
+            environment: environment)
+    }
+
+    private static func open(_ request: ViewRequest, catalog: ReaderCatalog, environment: [String: String])
+        -> Result<OpenedView, Failure>
+    {
         let step = ScanStep(
             environment: environment, home: HomeDirectory.path(environment), progress: { ProgressBar.forScan(environment: environment) })
         let view: OpenedView
@@ -45,10 +61,10 @@ enum ViewOpener {
         let status: ExitCode
     }
 
-    /// The body of a view: opens it, renders its queries, prints the result, and exits with the scan's
+    /// The body of a view: opens it, renders its queries, prints the result (then `terminator`), and exits with the scan's
     /// status (`ScanWarning`); a store that cannot be read is reported with exit status 4.
     static func show(
-        _ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String],
+        _ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String], terminator: String = "\n",
         render: (UsageQueries) throws(StoreError) -> String
     ) throws(UsageError) -> ExitCode {
         let view: OpenedView
@@ -63,7 +79,7 @@ enum ViewOpener {
         } catch {
             return StoreFailure.report(error)
         }
-        print(output)
+        print(output, terminator: terminator)
         return status
     }
 }

@@ -20,6 +20,8 @@ struct GoldenTests {
         /// The store it runs on: `main` is scanned by the first case; the others start empty.
         var store = "main"
         var status: Int32 = 0
+        /// Standard input, when the command reads one.
+        var input: String? = nil
     }
 
     static let settings = ["--config", corpus + "/config.yaml"]
@@ -48,6 +50,8 @@ struct GoldenTests {
             arguments: ["daily", "--tool", "claude-code", "--tool", "codex", "--until", "2026-02-28", "--json"]),
         Case(name: "monthly.txt", arguments: ["monthly"] + settings),
         Case(name: "monthly.json", arguments: ["monthly", "--json"] + settings),
+        Case(name: "daily.csv", arguments: ["daily", "--csv"] + settings),
+        Case(name: "monthly.csv", arguments: ["monthly", "--csv"] + settings),
         Case(name: "calendar.txt", arguments: ["calendar"] + settings),
         Case(name: "calendar.json", arguments: ["calendar", "--json"] + settings),
         Case(name: "calendar-february.txt", arguments: ["calendar", "--month", "2026-02", "--tz", "Asia/Kolkata"] + settings),
@@ -56,6 +60,7 @@ struct GoldenTests {
         Case(name: "limits-later.txt", arguments: ["limits", "--no-scan"] + settings, now: "2026-03-10T15:30:00Z"),
         Case(name: "limits-later.json", arguments: ["limits", "--no-scan", "--json"] + settings, now: "2026-03-10T15:30:00Z"),
         Case(name: "snapshot.json", arguments: ["snapshot"] + settings),
+        Case(name: "metrics.prom", arguments: ["metrics", "--no-scan"] + settings),
         Case(name: "snapshot-kolkata.json", arguments: ["snapshot", "--tz", "Asia/Kolkata", "--no-scan"] + settings),
         Case(name: "prices.txt", arguments: ["prices"]),
         Case(name: "prices.json", arguments: ["prices", "--json"]),
@@ -73,6 +78,9 @@ struct GoldenTests {
         Case(name: "readers-list.json", arguments: ["readers", "list", "--json"]),
         Case(name: "config-get.txt", arguments: ["config", "get", "work-hours"] + settings),
         Case(name: "config-get.json", arguments: ["config", "get", "work-hours", "--json"] + settings),
+        Case(name: "report.html", arguments: ["report", "--no-scan", "--out", "-"] + settings),
+        // Last: it records Claude's readings into the main store.
+        Case(name: "statusline.txt", arguments: ["statusline"], input: StatusLineSample.claudeCode),
     ]
 
     /// A scan's own time is the only output that differs between runs.
@@ -93,7 +101,7 @@ struct GoldenTests {
                 environment: [
                     "CLAUDE_CONFIG_DIR": Self.corpus + "/claude", "CODEX_HOME": Self.corpus + "/codex", "TZ": "UTC", "NO_COLOR": "1",
                     "UNPROMPT_NOW": golden.now,
-                ])
+                ], input: golden.input)
             #expect(output.status == golden.status, "\(golden.name): \(output.stderr)")
             #expect(output.stderr.isEmpty, "\(golden.name): \(output.stderr)")
             let path = Self.directory + "/" + golden.name

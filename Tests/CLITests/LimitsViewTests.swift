@@ -72,7 +72,7 @@ struct LimitsViewTests {
         #expect(refused?["windowMinutes"] == .number(300), "Claude's window, as the reading names none")
         #expect(windowWithoutCost(json) == .array([.object([
             "tool": .string("claude-code"), "start": .string("2026-03-10T09:00:00.000Z"), "end": .string("2026-03-10T13:00:00.000Z"),
-            "tokens": .number(90), "endFromLimit": .number(1),
+            "tokens": .number(90), "endFromLimit": .number(1), "tokensPerHour": .number(36),
         ])]))
         // 6 units of Sonnet 4.5: 6 × $3 + 12 × $15 + 18 × $0.30 + 24 × $3.75 + 30 × $6 = $473.40 per million.
         #expect(windowCost(json) == 0.0004734)
@@ -82,10 +82,13 @@ struct LimitsViewTests {
             limits at 17:00 (Asia/Kolkata)
             claude-code
               5-hour window: 90 tokens ($0.0005 at API list prices) so far, 14:30 to 18:30 (ends in 1h 30m, the reset logged with a limit-reached record)
+                pace since 14:30: 36 tokens an hour
               limit reached at 16:30; resets at 18:30, in 1h 30m
             codex
               primary: 12.0% used of a 5-hour window; resets at 18:00, in 1h; logged 1h 30m ago
+                pace since 13:00: 4.8% an hour, 50% of the window's time passed; at this pace used up at 2026-03-11 09:50, after the reset
               secondary: 40.0% used of a 7-day window; resets at 2026-03-14 05:30, in 3d 12h; logged 1h 30m ago
+                pace since 2026-03-07 05:30: 0.488% an hour, 49% of the window's time passed; at this pace used up at 2026-03-15 18:30, after the reset
 
             """)
     }
@@ -110,7 +113,7 @@ struct LimitsViewTests {
         #expect(limit(early, "codex", "primary") == nil)
         #expect(windowWithoutCost(early) == .array([.object([
             "tool": .string("claude-code"), "start": .string("2026-03-10T09:00:00.000Z"), "end": .string("2026-03-10T14:00:00.000Z"),
-            "tokens": .number(90), "endFromLimit": .number(0),
+            "tokens": .number(90), "endFromLimit": .number(0), "tokensPerHour": .number(180),
         ])]))
         #expect(windowCost(early) == 0.0004734, "the 09:40 request's quarter-hour began before the view's moment")
     }

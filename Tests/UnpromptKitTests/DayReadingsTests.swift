@@ -14,22 +14,9 @@ final class DayReadingsTests: XCTestCase {
         _ times: [(Int64, Int64)], zone: String = "UTC", workHours: String = "none", from: Int64, through: Int64,
         history: Int64? = nil
     ) throws -> [DayReading] {
-        let calendar = LocalCalendar(timeZone: TimeZone(identifier: zone)!)
-        // One record of `tokens` at each time: its bucket and its activity.
-        var rows: [BucketRow] = []
-        for (time, tokens) in times {
-            rows.append(
-                BucketRow(
-                    quarter: CivilDate.floorDivide(time, Bucket.quarterMilliseconds), tool: "t", model: "m",
-                    counts: TokenCounts(input: tokens), events: 1))
-        }
-        let activityRange = DayReadings.activityBounds(fromDay: from, throughDay: through)
-        let activity = Episodes.activity(of: times.map(\.0)).filter { activityRange.contains($0.quarter) }
-        let before = times.map(\.0).filter { CivilDate.floorDivide($0, Bucket.quarterMilliseconds) < activityRange.lowerBound }.max()
-        return DayReadings.compute(
-            rows: rows, activity: activity, lastActivityBefore: before,
-            historyStart: history ?? rows.map(\.quarter).min(), calendar: calendar,
-            workHours: try WorkHours.parse(workHours).get(), fromDay: from, throughDay: through)
+        RecordTimes.days(
+            times, zone: zone, schedule: WorkSchedule(base: try WorkHours.parse(workHours).get()), from: from, through: through,
+            history: history)
     }
 
     let monday: Int64 = 20458  // 2026-01-05

@@ -82,4 +82,28 @@ final class ModelNormalizerTests: XCTestCase {
         XCTAssertEqual(candidates.last, ModelNormalizer.Candidate(key: "claude-opus-4-8", fast: true))
         XCTAssertFalse(candidates.first!.fast)
     }
+
+    /// Each suffix rule, written without regular expressions, removes what its pattern matches at the end of the
+    /// id, and nothing when it does not match: checked against the patterns themselves on ids of every shape.
+    func testSuffixRulesMatchExactlyWhatTheirPatternsMatch() {
+        let patterns = [
+            #"\[1m\]$"#, #"@[a-z0-9._-]+$"#, #"-v[0-9]+(:[0-9]+)?$"#, #"-\[[a-z0-9 ._-]+\](-[0-9]+)?$"#, #"-thinking$"#,
+            #"-fast$"#, #"-20[0-9]{6}$"#, #"-20[0-9]{2}-[0-9]{2}-[0-9]{2}$"#,
+        ]
+        XCTAssertEqual(patterns.count, ModelNormalizer.suffixRules.count)
+        let stems = ["claude-sonnet-4-5", "a", "", "x@y", "gpt-5-v", "m-v2", "claude-3@", "-20", "k[1m"]
+        let endings = [
+            "", "[1m]", "[1M]", "@20250929", "@a.b_c-d", "@", "@A1", "@x@y", "-v1", "-v1:0", "-v:1", "-v1:", "-v12:34",
+            "-v1-v2", "-vx", "-[anthropic]-0", "-[a b]", "-[]", "-thinking", "-thinking-fast", "-fast", "-fast-fast",
+            "-20250929", "-2025092", "-202509291", "-2025-09-29", "-2025-9-29", "-20ab0929", "-1999-01-01", "-20250929[1m]",
+        ]
+        for stem in stems {
+            for ending in endings {
+                let id = stem + ending
+                for (pattern, rule) in zip(patterns, ModelNormalizer.suffixRules) {
+                    XCTAssertEqual(rule.match(id), id.range(of: pattern, options: .regularExpression), "\(pattern) on '\(id)'")
+                }
+            }
+        }
+    }
 }

@@ -4,7 +4,7 @@ import XCTest
 @testable import UnpromptKit
 
 /// The `dimensions:` block of a record rule, as the Claude-format and Codex descriptors use it, and the store
-/// keeping each dimension apart (schema 5).
+/// keeping each dimension apart (schema 6).
 final class PriceDimensionReadingTests: XCTestCase {
     var dir = ""
 
@@ -142,7 +142,7 @@ final class PriceDimensionReadingTests: XCTestCase {
         ])
     }
 
-    /// A schema-4 store keeps every count, as "not stated" with no server-tool calls, and its replaceable
+    /// A schema-4 store (upgraded through 5 and 6) keeps every count, as "not stated" with no server-tool calls, and its replaceable
     /// identities can still be replaced exactly.
     func testASchemaFourStoreIsUpgradedWithNothingLost() throws {
         let path = dir + "/u.sqlite"

@@ -16,7 +16,18 @@ public struct WorkHours: Sendable, Equatable, CustomStringConvertible {
         public let start: Int
         public let end: Int
 
+        public init(start: Int, end: Int) {
+            self.start = start
+            self.end = end
+        }
+
         public var crossesMidnight: Bool { end <= start }
+
+        /// Whether `minute` of the day the range starts on is in it.
+        public func startsAt(minute: Int) -> Bool { minute >= start && (crossesMidnight || minute < end) }
+
+        /// Whether `minute` of the next day is in it (the part past midnight).
+        public func carries(minute: Int) -> Bool { crossesMidnight && minute < end }
     }
 
     /// Days (0 = Monday … 6 = Sunday, in order, no repeats) and their ranges.
@@ -40,28 +51,34 @@ public struct WorkHours: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether a local moment — its weekday and minute after midnight — is in work hours.
     public func contains(weekday: Int, minute: Int) -> Bool {
+        starts(weekday: weekday, minute: minute) || carries(into: weekday, minute: minute)
+    }
+
+    /// Whether a range that starts on `weekday` holds its `minute`: the part of the work hours that belongs to
+    /// that day.
+    public func starts(weekday: Int, minute: Int) -> Bool {
+        groups.contains { $0.days.contains(weekday) && $0.ranges.contains { $0.startsAt(minute: minute) } }
+    }
+
+    /// Whether a range that started the day before `weekday` and runs past midnight holds `minute`: the part
+    /// that belongs to the day before.
+    public func carries(into weekday: Int, minute: Int) -> Bool {
         let yesterday = (weekday + 6) % 7
-        for group in groups {
-            let today = group.days.contains(weekday)
-            let carried = group.days.contains(yesterday)
-            for range in group.ranges {
-                if range.crossesMidnight {
-                    if today && minute >= range.start { return true }
-                    if carried && minute < range.end { return true }
-                } else if today && minute >= range.start && minute < range.end {
-                    return true
-                }
-            }
-        }
-        return false
+        return groups.contains { $0.days.contains(yesterday) && $0.ranges.contains { $0.carries(minute: minute) } }
     }
 
     /// Whether a quarter-hour bucket is work time in `calendar`'s zone, by its first instant's local time.
     public func contains(quarter: Int64, in calendar: LocalCalendar) -> Bool {
         guard !isEmpty else { return false }
+        let local = Self.localTime(ofQuarter: quarter, in: calendar)
+        return contains(weekday: Self.weekday(ofDay: local.day), minute: local.minute)
+    }
+
+    /// The local day of a quarter-hour's first instant, and its minute after that day's midnight.
+    public static func localTime(ofQuarter quarter: Int64, in calendar: LocalCalendar) -> (day: Int64, minute: Int) {
         let local = quarter * LocalCalendar.quarterSeconds + calendar.offsetSeconds(atQuarter: quarter)
         let day = CivilDate.floorDivide(local, 86_400)
-        return contains(weekday: Self.weekday(ofDay: day), minute: Int((local - day * 86_400) / 60))
+        return (day, Int((local - day * 86_400) / 60))
     }
 
     // MARK: Written form

@@ -14,6 +14,8 @@ public struct Descriptor: Sendable {
     public let inputs: [Input]
     /// The plan-limit window derived from use, if the tool's logs hold no quota percentages.
     public let derivedWindow: DerivedWindow?
+    /// The limit readings the tool hands to a status line command, if it has one.
+    public let statusLine: StatusLineRule?
     /// The file it was loaded from, for messages.
     public let file: String
 }

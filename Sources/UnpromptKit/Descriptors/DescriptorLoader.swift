@@ -22,6 +22,15 @@ public enum DescriptorLoader: Sendable {
         let root = try YAMLLoader.load(text, file: file)
         return try DescriptorDecoder(file: file, expectedID: expectedID).descriptor(root)
     }
+
+    /// The status line a descriptor's text declares (`StatusLineRule`), nil when it declares none: decoded only as
+    /// far as its `schema`, `id` and `status_line` (`StatusLinePayload.readers` finds them, for a command that
+    /// runs each time a line is drawn; every other command loads and checks the descriptors whole). An invalid
+    /// one is an error at `file:line:col`, as it is for every other command.
+    public static func statusLine(text: String, file: String, expectedID: String?) throws(DescriptorError) -> StatusLineReader? {
+        let root = try YAMLLoader.load(text, file: file)
+        return try DescriptorDecoder(file: file, expectedID: expectedID).statusLine(root)
+    }
 }
 
 /// The decoding itself, one function per section of the language.
@@ -33,8 +42,10 @@ private struct DescriptorDecoder {
         try MappingReader(node, file: file, context: context, allowed: allowed)
     }
 
-    func descriptor(_ node: YAMLNode) throws(DescriptorError) -> Descriptor {
-        let map = try reader(node, "the descriptor", ["schema", "id", "name", "identity_space", "inputs", "derived_window"])
+    static let topLevelKeys = ["schema", "id", "name", "identity_space", "inputs", "derived_window", "status_line"]
+
+    /// The schema this version reads, and the id (which must be the file's name when one is expected).
+    func checkedID(_ map: MappingReader) throws(DescriptorError) -> String {
         let schemaNode = try map.required("schema")
         let schema = try map.integer(schemaNode, "schema", range: 1...1_000)
         guard schema == Descriptor.schemaVersion else {
@@ -45,6 +56,12 @@ private struct DescriptorDecoder {
         if let expectedID, expectedID != id {
             throw map.error(idNode, "id '\(id)' must match the file name '\(expectedID).yaml'")
         }
+        return id
+    }
+
+    func descriptor(_ node: YAMLNode) throws(DescriptorError) -> Descriptor {
+        let map = try reader(node, "the descriptor", Self.topLevelKeys)
+        let id = try checkedID(map)
         let name = try map.string(try map.required("name"), "name")
         var space = id
         if let spaceNode = map.optional("identity_space") { space = try identifier(spaceNode, map, "identity_space") }
@@ -57,7 +74,22 @@ private struct DescriptorDecoder {
         let derived = try map.optional("derived_window").map { (n) throws(DescriptorError) in
             try DerivedWindow.decode(n, file: file, limitWindows: windows)
         }
-        return Descriptor(id: id, name: name, identitySpace: space, inputs: inputs, derivedWindow: derived, file: file)
+        let statusLine = try map.optional("status_line").map { (n) throws(DescriptorError) in try statusLineRule(n) }
+        return Descriptor(
+            id: id, name: name, identitySpace: space, inputs: inputs, derivedWindow: derived, statusLine: statusLine, file: file)
+    }
+
+    /// The descriptor's status line only: its schema and id are checked, its other sections are not read.
+    func statusLine(_ node: YAMLNode) throws(DescriptorError) -> StatusLineReader? {
+        let map = try reader(node, "the descriptor", Self.topLevelKeys)
+        let id = try checkedID(map)
+        guard let lineNode = map.optional("status_line") else { return nil }
+        return StatusLineReader(tool: id, rule: try statusLineRule(lineNode), file: file)
+    }
+
+    func statusLineRule(_ node: YAMLNode) throws(DescriptorError) -> StatusLineRule {
+        let rule = try reader(node, "status_line", ["windows"])
+        return StatusLineRule(windows: try limitWindows(try rule.required("windows"), rule))
     }
 
     func identifier(_ node: YAMLNode, _ map: MappingReader, _ what: String) throws(DescriptorError) -> String {
@@ -515,7 +547,11 @@ private struct DescriptorDecoder {
         let map = try reader(node, "a limit rule", ["match", "time", "windows"])
         let match = try map.optional("match").map { (n) throws(DescriptorError) in try conditions(n, "match") } ?? []
         let time = try timeSpec(try map.required("time"), "time")
-        let windowsNode = try map.required("windows")
+        return LimitRule(match: match, time: time, windows: try limitWindows(try map.required("windows"), map))
+    }
+
+    /// A limit rule's (or a status line's) `windows`.
+    func limitWindows(_ windowsNode: YAMLNode, _ map: MappingReader) throws(DescriptorError) -> [LimitWindowSpec] {
         let items = try map.list(windowsNode, "windows")
         if items.isEmpty { throw map.error(windowsNode, "windows must list at least one window") }
         var windows: [LimitWindowSpec] = []
@@ -532,7 +568,7 @@ private struct DescriptorDecoder {
                     resetsAt: try w.optional("resets_at").map { (n) throws(DescriptorError) in try timeSpec(n, "resets_at") },
                     resetsIn: try field("resets_in")))
         }
-        return LimitRule(match: match, time: time, windows: windows)
+        return windows
     }
 
     func identifierLike(_ node: YAMLNode, _ map: MappingReader, _ what: String) throws(DescriptorError) -> String {

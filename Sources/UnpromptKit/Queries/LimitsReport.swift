@@ -1,6 +1,7 @@
 /// Plan limits at the clock's moment: every tool's latest reading of each window (used %, window length,
 /// countdown to the reset), stale readings marked with their age, and the windows derived from use
-/// (`DerivedWindow`), each with the cost of its tokens at API list prices.
+/// (`DerivedWindow`), each with the cost of its tokens at API list prices; and each window's pace since it
+/// started (`LimitPace`).
 public struct LimitsReport: Sendable {
     /// A reading and where it stands at `now`.
     public struct Reading: Sendable {
@@ -10,6 +11,10 @@ public struct LimitsReport: Sendable {
         /// True for a sample of a derived window's `ended_by` window: a limit-reached record, which says
         /// when the limit was hit and when it resets, and no used share of its own.
         public let limitReached: Bool
+        /// The pace from the window's start to the reading, and when it would be used up at it; nil for a
+        /// reading that is stale, whose reset has passed, that is a limit-reached record, or that lacks a used
+        /// share, a reset or a length.
+        public let pace: LimitPace?
     }
 
     /// A derived window in progress, and the cost of its tokens so far (its buckets from its start to now).
@@ -21,6 +26,8 @@ public struct LimitsReport: Sendable {
         /// Milliseconds from `now` to the window's end.
         public let endsIn: Int64
         public let cost: CostReading
+        /// Tokens an hour from the window's start to `now`.
+        public let tokensPerHour: Double?
     }
 
     public let now: Int64
@@ -39,14 +46,7 @@ extension UsageQueries {
     public func limits() throws(StoreError) -> LimitsReport {
         let derived = derivedWindows.mapValues(\.minutes)
         guard let store else { return LimitsReport(now: now, readings: [], windows: [], derived: derived) }
-        let latest = try store.latestLimits(loggedBy: now).map { sample in
-            // A limit-reached record is about its tool's derived window, and names no length of its own.
-            let window = derivedWindows[sample.tool]
-            let limitReached = window?.endedBy == sample.window
-            let status = LimitStatus(sample, now: now, fallbackWindowMinutes: limitReached ? window?.minutes : nil)
-            return LimitsReport.Reading(
-                status: status, sinceReset: status.resetPassed ? sample.resetsAt.map { now - $0 } : nil, limitReached: limitReached)
-        }
+        let latest = try store.latestLimits(loggedBy: now).map(reading)
         var windows: [LimitsReport.Window] = []
         let since = now - FiveHourWindow.lookbackMilliseconds
         for (tool, derivedWindow) in derivedWindows.sorted(by: { $0.key < $1.key }) {
@@ -63,9 +63,22 @@ extension UsageQueries {
                 windows.append(
                     LimitsReport.Window(
                         tool: tool, minutes: derivedWindow.minutes, window: window, endsIn: window.end - now,
-                        cost: readings.pricer.reading(of: inWindow)))
+                        cost: readings.pricer.reading(of: inWindow),
+                        tokensPerHour: LimitPace.tokensPerHour(window.tokens, since: window.start, now: now)))
             }
         }
         return LimitsReport(now: now, readings: latest, windows: windows, derived: derived)
+    }
+
+    /// Where a reading stands at `now`, and its pace.
+    func reading(_ sample: LimitSample) -> LimitsReport.Reading {
+        // A limit-reached record is about its tool's derived window, and names no length of its own.
+        let window = derivedWindows[sample.tool]
+        let limitReached = window?.endedBy == sample.window
+        let status = LimitStatus(sample, now: now, fallbackWindowMinutes: limitReached ? window?.minutes : nil)
+        let current = !status.stale && !status.resetPassed && !limitReached
+        return LimitsReport.Reading(
+            status: status, sinceReset: status.resetPassed ? sample.resetsAt.map { now - $0 } : nil, limitReached: limitReached,
+            pace: current ? LimitPace(sample, windowMinutes: status.windowMinutes) : nil)
     }
 }

@@ -9,6 +9,8 @@ public struct PeriodReport: Sendable {
         public let bottleLevel: Double?
         /// Per day, when every tool is shown: uses and the work/personal split.
         public let day: DayReading?
+        /// Per day: the person's confirmation of it, if any (whatever the tools shown).
+        public let confirmation: Confirmation?
     }
 
     public let period: LocalCalendar.Period
@@ -56,7 +58,8 @@ extension UsageQueries {
             total += usage.total
             totalReadings += breakdown.total
             return PeriodReport.Entry(
-                usage: usage, readings: breakdown, bottleLevel: bottle[usage.period], day: days[usage.period])
+                usage: usage, readings: breakdown, bottleLevel: bottle[usage.period], day: days[usage.period],
+                confirmation: period == .day ? schedule.confirmations[usage.period] : nil)
         }
         return PeriodReport(
             period: period, fromDay: fromDay, throughDay: throughDay, tools: tools, entries: entries, total: total,

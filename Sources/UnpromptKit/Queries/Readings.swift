@@ -15,13 +15,21 @@ public struct Readings: Sendable {
 
     public static let waterFile = "water-method-v1.json"
 
-    public static func load(mode: CostMode, location: ReadingsLocation) throws(ReadingsUnavailable) -> Readings {
+    /// With `models`, the price table holds only the rows those models resolve to (`PriceTable.load(…models:)`).
+    public static func load(mode: CostMode, location: ReadingsLocation, models: Set<String>? = nil) throws(ReadingsUnavailable)
+        -> Readings
+    {
         guard let pricing = location.pricingDirectory, let water = location.waterDirectory else {
             throw ReadingsUnavailable(
                 message: "no pricing/ or water/ data directory found beside the binary; set \(ReadingsLocation.pricingVariable) and \(ReadingsLocation.waterVariable)")
         }
         do {
-            let table = try PriceTable.load(directory: pricing, override: location.overridePath)
+            let table: PriceTable
+            if let models {
+                table = try PriceTable.load(directory: pricing, override: location.overridePath, models: models)
+            } else {
+                table = try PriceTable.load(directory: pricing, override: location.overridePath)
+            }
             let method = try WaterMethod.load(path: water + "/" + waterFile)
             return Readings(
                 table: table, water: WaterEstimator(method: method), mode: mode, pricer: Pricer(table: table, mode: mode),

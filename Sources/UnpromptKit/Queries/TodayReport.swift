@@ -3,6 +3,7 @@
 /// - tokens by tool and model, with their cost at API list prices and their water, from the same
 ///   quarter-hour buckets as `daily` (today's line here equals today's line of `daily` in the same zone);
 /// - uses (episodes started today) and the work and personal part of uses and tokens;
+/// - the streak of confirmed days and the proposal waiting, if any (`ConfirmationStatus`);
 /// - the live estimate (`LiveEstimate`): the count when the store was last measured, plus the recent pace
 ///   for at most three minutes; past them it is shown as "measured at HH:MM".
 public struct TodayReport: Sendable {
@@ -19,6 +20,8 @@ public struct TodayReport: Sendable {
     /// Tokens per second around `measuredAt`.
     public let pace: Double
     public let estimate: LiveEstimate.Reading
+    /// The streak of confirmed days, and the day whose proposal is waiting.
+    public let confirmations: ConfirmationStatus
 
     /// The pace in whole tokens a minute, rounded down (an estimate never rounds up).
     public var tokensPerMinute: Int64 { Int64((pace * 60).rounded(.down)) }
@@ -30,29 +33,31 @@ extension UsageQueries {
         let reading = try days(from: day, through: day)[0]
         var usage = PeriodUsage(period: day)
         var breakdown = ReadingsBreakdown([], readings)
-        var measuredAt: Int64?
-        var pace = 0.0
-        if let store {
+        if store != nil {
             let rows = try buckets(fromDay: day, throughDay: day)
             usage = calendar.group(rows, by: .day, fromDay: day, throughDay: day).first ?? usage
             // The bounds reach into the days either side (any zone's day fits in them): price today's rows only.
             breakdown = ReadingsBreakdown(calendar.partition(rows, by: .day, fromDay: day, throughDay: day)[day] ?? [], readings)
-            // A measurement after the clock's moment did not exist yet then.
-            measuredAt = try store.measuredAt().flatMap { $0 <= now ? $0 : nil }
-            if let measuredAt {
-                let quarter = Bucket.quarter(of: measuredAt)
-                pace = LiveEstimate.pace(of: try store.buckets(fromQuarter: quarter - 1, toQuarter: quarter + 1), measuredAt: measuredAt)
-            }
         }
-        let dayStart = start(ofDay: day)
-        var estimate = LiveEstimate.Reading(tokens: reading.tokens, live: false)
-        if let measuredAt {
-            // Measured on an earlier day, the count is that day's: the estimate of today does not use it.
-            let count = calendar.day(ofMilliseconds: measuredAt) == day ? reading.tokens : 0
-            estimate = LiveEstimate(count: count, pace: pace, measuredAt: measuredAt).reading(now: now, dayStart: dayStart)
-        }
+        let live = try self.live(dayTokens: reading.tokens)
         return TodayReport(
-            day: day, dayStart: dayStart, usage: usage, readings: breakdown, reading: reading, measuredAt: measuredAt,
-            pace: pace, estimate: estimate)
+            day: day, dayStart: start(ofDay: day), usage: usage, readings: breakdown, reading: reading,
+            measuredAt: live.measuredAt, pace: live.pace, estimate: live.estimate,
+            confirmations: try confirmationStatus())
+    }
+
+    /// Today's live estimate from the tokens the store holds for today: when the store was last measured (by
+    /// `now`), the pace around then, and the estimate at `now` (the measured count when never measured).
+    func live(dayTokens: Int64) throws(StoreError) -> (measuredAt: Int64?, pace: Double, estimate: LiveEstimate.Reading) {
+        // A measurement after the clock's moment did not exist yet then.
+        guard let store, let measuredAt = try store.measuredAt().flatMap({ $0 <= now ? $0 : nil }) else {
+            return (nil, 0, LiveEstimate.Reading(tokens: dayTokens, live: false))
+        }
+        let quarter = Bucket.quarter(of: measuredAt)
+        let pace = LiveEstimate.pace(of: try store.buckets(fromQuarter: quarter - 1, toQuarter: quarter + 1), measuredAt: measuredAt)
+        let day = currentDay
+        // Measured on an earlier day, the count is that day's: the estimate of today does not use it.
+        let count = calendar.day(ofMilliseconds: measuredAt) == day ? dayTokens : 0
+        return (measuredAt, pace, LiveEstimate(count: count, pace: pace, measuredAt: measuredAt).reading(now: now, dayStart: start(ofDay: day)))
     }
 }

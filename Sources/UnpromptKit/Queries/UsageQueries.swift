@@ -9,38 +9,56 @@ public struct UsageQueries: Sendable {
     public let readings: Readings
     public let zone: ViewZone
     public let calendar: LocalCalendar
-    public let workHours: WorkHours
+    /// Work hours through time and the confirmed days (`WorkSchedule`).
+    public let schedule: WorkSchedule
     /// The clock: milliseconds since 1970.
     public let now: Int64
     /// The windows derived from use, by tool (from the descriptors' `derived_window`).
     public let derivedWindows: [String: DerivedWindow]
 
+    /// `workHours`: the settings file's; `confirmations`: the store's.
     public init(
-        store: UsageStore?, readings: Readings, zone: ViewZone, workHours: WorkHours, now: Int64, descriptors: [Descriptor]
+        store: UsageStore?, readings: Readings, zone: ViewZone, workHours: WorkHours, now: Int64, descriptors: [Descriptor],
+        confirmations: [Confirmation] = []
+    ) {
+        var windows: [String: DerivedWindow] = [:]
+        for descriptor in descriptors { windows[descriptor.id] = descriptor.derivedWindow }
+        self.init(
+            store: store, readings: readings, zone: zone, workHours: workHours, now: now, derivedWindows: windows,
+            confirmations: confirmations)
+    }
+
+    init(
+        store: UsageStore?, readings: Readings, zone: ViewZone, workHours: WorkHours, now: Int64,
+        derivedWindows: [String: DerivedWindow], confirmations: [Confirmation]
     ) {
         self.store = store
         self.readings = readings
         self.zone = zone
         calendar = zone.calendar
-        self.workHours = workHours
+        schedule = WorkSchedule(base: workHours, confirmations: confirmations)
         self.now = now
-        var windows: [String: DerivedWindow] = [:]
-        for descriptor in descriptors { windows[descriptor.id] = descriptor.derivedWindow }
-        derivedWindows = windows
+        self.derivedWindows = derivedWindows
     }
 
     /// The local day of `now`.
     public var currentDay: Int64 { calendar.day(ofMilliseconds: now) }
 
+    /// The work hours in force today (the settings file's until an `hours-changed` answer changes them).
+    public var workHours: WorkHours { schedule.hours(onDay: currentDay) }
+
     /// The first instant of a local day, in milliseconds since 1970.
     public func start(ofDay day: Int64) -> Int64 { calendar.firstQuarter(ofDay: day) * Bucket.quarterMilliseconds }
 
     /// Every day of `fromDay...throughDay`, days without usage included: tokens, uses, the work part of each,
-    /// and the day's band.
-    public func days(from fromDay: Int64, through throughDay: Int64) throws(StoreError) -> [DayReading] {
+    /// the day's band and its confirmation; the split by `schedule` (this one's by default).
+    public func days(from fromDay: Int64, through throughDay: Int64, schedule: WorkSchedule? = nil) throws(StoreError)
+        -> [DayReading]
+    {
+        let schedule = schedule ?? self.schedule
         guard let store else {
             return DayReadings.compute(
-                rows: [], activity: [], lastActivityBefore: nil, historyStart: nil, calendar: calendar, workHours: workHours,
+                rows: [], activity: [], lastActivityBefore: nil, historyStart: nil, calendar: calendar, schedule: schedule,
                 fromDay: fromDay, throughDay: throughDay)
         }
         let buckets = DayReadings.bucketBounds(fromDay: fromDay, throughDay: throughDay)
@@ -49,7 +67,7 @@ public struct UsageQueries: Sendable {
             rows: try store.buckets(fromQuarter: buckets.lowerBound, toQuarter: buckets.upperBound),
             activity: try store.activity(fromQuarter: active.lowerBound, toQuarter: active.upperBound),
             lastActivityBefore: try store.lastActivity(beforeQuarter: active.lowerBound),
-            historyStart: try store.firstUsageQuarter(), calendar: calendar, workHours: workHours,
+            historyStart: try store.firstUsageQuarter(), calendar: calendar, schedule: schedule,
             fromDay: fromDay, throughDay: throughDay)
     }
 

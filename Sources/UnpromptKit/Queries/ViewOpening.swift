@@ -13,6 +13,9 @@ public struct ViewRequest: Sendable {
     public var zone: ViewZone
     /// The clock: milliseconds since 1970.
     public var now: Int64
+    /// Without a scan, open the store to write (created when missing) rather than read-only: for answers
+    /// that are kept in it (`confirm`).
+    public var writable = false
 
     public init(
         storePath: String, scan: Bool, settingsPath: String, readings: ReadingsLocation, costMode: CostMode, zone: ViewZone,
@@ -63,21 +66,25 @@ extension UsageQueries {
         }
         let store: UsageStore?
         var report: ScanReport?
+        let confirmations: [Confirmation]
         do {
             if request.scan {
                 let opened = try UsageStore(path: request.storePath)
                 report = try step.run(opened, descriptors, now: request.now)
                 store = opened
+            } else if request.writable {
+                store = try UsageStore(path: request.storePath)
             } else {
                 store = FileManager.default.fileExists(atPath: request.storePath)
                     ? try UsageStore(path: request.storePath, readOnly: true) : nil
             }
+            confirmations = try store?.confirmations() ?? []
         } catch {
             throw .store(error)
         }
         let queries = UsageQueries(
             store: store, readings: readings, zone: request.zone, workHours: settings.workHours, now: request.now,
-            descriptors: descriptors)
+            descriptors: descriptors, confirmations: confirmations)
         return OpenedView(queries: queries, scan: report)
     }
 }

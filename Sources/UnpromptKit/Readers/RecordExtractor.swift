@@ -41,14 +41,18 @@ struct RecordExtractor {
     let timeZone: TimeZone
     /// Hash of the source's path, for identities scoped to one source.
     let sourceKey: String
+    /// When the document was read (milliseconds since 1970): the time of readings whose rule names no time of
+    /// its own (a status line's). Nil for logs, whose readings must carry their time.
+    let readAt: Int64?
     /// One parser per `decode` field, so decoded JSON never invalidates the outer document's values.
     private let decodeParsers: [JSONParser]
     private let modelCache = ModelCache()
 
-    init(input: CompiledInput, timeZone: TimeZone, sourceKey: String) {
+    init(input: CompiledInput, timeZone: TimeZone, sourceKey: String, readAt: Int64? = nil) {
         self.input = input
         self.timeZone = timeZone
         self.sourceKey = sourceKey
+        self.readAt = readAt
         let decodeCount = input.records.map(\.decode.count).max() ?? 0
         decodeParsers = (0..<decodeCount).map { _ in JSONParser() }
     }
@@ -387,9 +391,10 @@ struct RecordExtractor {
             window.usedPercent?.resolve(in: context)?.double.map { (window, $0) }
         }
         guard !readings.isEmpty else { return }
-        guard let spec = rule.time, let timeValue = spec.value.resolve(in: context),
-            let time = TimeParsing.milliseconds(timeValue, format: spec.format, timeZone: timeZone)
-        else {
+        let logged = rule.time.flatMap { spec in
+            spec.value.resolve(in: context).flatMap { TimeParsing.milliseconds($0, format: spec.format, timeZone: timeZone) }
+        }
+        guard let time = rule.time == nil ? readAt : logged else {
             result.skip(SkipReason.badLimitTime, line: line, problem: true)
             return
         }

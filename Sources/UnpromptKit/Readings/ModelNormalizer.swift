@@ -45,8 +45,9 @@ public enum ModelNormalizer: Sendable {
             add(id, fast: false)
             id = String(id[id.index(after: slash)...])
         }
-        // Bedrock: an optional region, then `anthropic.`.
-        if let range = id.range(of: #"^([a-z]{2,6}(-[a-z]+)?\.)?anthropic\."#, options: .regularExpression) {
+        // Bedrock: an optional region, then `anthropic.`. (Each pattern is tried only where it can match: the
+        // first regular expression of a process costs milliseconds, and most ids need none.)
+        if id.contains("anthropic."), let range = id.range(of: #"^([a-z]{2,6}(-[a-z]+)?\.)?anthropic\."#, options: .regularExpression) {
             add(id, fast: false)
             id.removeSubrange(range)
         }
@@ -56,7 +57,7 @@ public enum ModelNormalizer: Sendable {
             add(id, fast: fast)
             changed = false
             for rule in suffixRules {
-                guard let range = id.range(of: rule.pattern, options: .regularExpression) else { continue }
+                guard let range = rule.match(id) else { continue }
                 id.removeSubrange(range)
                 if rule.speed { fast = true }
                 changed = true
@@ -64,7 +65,9 @@ public enum ModelNormalizer: Sendable {
             }
         }
         // Cursor writes the version before the family from Claude 4 on (`claude-4.5-sonnet`).
-        if let match = id.range(of: #"^claude-[4-9]([.-][0-9])?-(opus|sonnet|haiku)"#, options: .regularExpression) {
+        if id.hasPrefix("claude-"), let digit = id.dropFirst("claude-".count).first, ("4"..."9").contains(digit),
+            let match = id.range(of: #"^claude-[4-9]([.-][0-9])?-(opus|sonnet|haiku)"#, options: .regularExpression)
+        {
             let parts = id[match].split(separator: "-")
             let version = parts[1...].dropLast().joined(separator: "-")
             id = "claude-\(parts.last!)-\(version)" + id[match.upperBound...]
@@ -81,13 +84,47 @@ public enum ModelNormalizer: Sendable {
         return result
     }
 
-    /// Suffixes removed one at a time, the outermost first: context marker, Vertex version, Bedrock version,
-    /// Droid's `-[Provider]-N`, thinking and speed variants, dates.
-    static let suffixRules: [(pattern: String, speed: Bool)] = [
-        (#"\[1m\]$"#, false), (#"@[a-z0-9._-]+$"#, false), (#"-v[0-9]+(:[0-9]+)?$"#, false),
-        (#"-\[[a-z0-9 ._-]+\](-[0-9]+)?$"#, false), (#"-thinking$"#, false), (#"-fast$"#, true),
-        (#"-20[0-9]{6}$"#, false), (#"-20[0-9]{2}-[0-9]{2}-[0-9]{2}$"#, false),
+    /// Suffixes removed one at a time, the outermost first: context marker (`[1m]`), Vertex version
+    /// (`@[a-z0-9._-]+`), Bedrock version (`-v[0-9]+(:[0-9]+)?`), Droid's `-[Provider]-N`, thinking and speed
+    /// variants, dates (`-20[0-9]{6}`, `-20[0-9]{2}-[0-9]{2}-[0-9]{2}`); each matches at the end of the id.
+    static let suffixRules: [(match: @Sendable (String) -> Range<String.Index>?, speed: Bool)] = [
+        ({ suffix($0, "[1m]") }, false),
+        ({ id in
+            // Only the last `@` can start the suffix: `@` is not among the characters after it.
+            guard let at = id.lastIndex(of: "@") else { return nil }
+            let rest = id[id.index(after: at)...]
+            return !rest.isEmpty && rest.utf8.allSatisfy { isLowerAlphanumeric($0) || $0 == 0x2E || $0 == 0x5F || $0 == 0x2D }
+                ? at..<id.endIndex : nil
+        }, false),
+        ({ id in
+            // Only the last `-v` can: neither `-` nor `v` is a digit or `:`.
+            guard let dash = id.ranges(of: "-v").last else { return nil }
+            let parts = id[dash.upperBound...].split(separator: ":", omittingEmptySubsequences: false)
+            return (1...2).contains(parts.count) && parts.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy(isDigit) }
+                ? dash.lowerBound..<id.endIndex : nil
+        }, false),
+        ({ id in id.contains("-[") ? id.range(of: #"-\[[a-z0-9 ._-]+\](-[0-9]+)?$"#, options: .regularExpression) : nil }, false),
+        ({ suffix($0, "-thinking") }, false),
+        ({ suffix($0, "-fast") }, true),
+        ({ date($0, "-20dddddd") }, false),
+        ({ date($0, "-20dd-dd-dd") }, false),
     ]
+
+    private static func suffix(_ id: String, _ text: String) -> Range<String.Index>? {
+        id.hasSuffix(text) ? id.index(id.endIndex, offsetBy: -text.count)..<id.endIndex : nil
+    }
+
+    /// The end of `id` as `shape` writes it, `d` standing for an ASCII digit.
+    private static func date(_ id: String, _ shape: String) -> Range<String.Index>? {
+        let tail = id.utf8.suffix(shape.utf8.count)
+        guard tail.count == shape.utf8.count,
+            zip(tail, shape.utf8).allSatisfy({ byte, expected in expected == 0x64 ? isDigit(byte) : byte == expected })
+        else { return nil }
+        return id.index(id.endIndex, offsetBy: -shape.count)..<id.endIndex
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+    private static func isLowerAlphanumeric(_ byte: UInt8) -> Bool { isDigit(byte) || (byte >= 0x61 && byte <= 0x7A) }
 
     /// The id as the water method classifies it: lower case, with the rules above applied.
     public static func normalized(_ raw: String) -> String { candidates(raw).last?.key ?? raw.lowercased() }

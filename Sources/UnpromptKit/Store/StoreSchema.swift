@@ -100,6 +100,10 @@ enum StoreSchema {
                 }
             }
             if version < 5 {
+                // The person's confirmations of days (`UsageStore+Confirmations`): new tables, nothing moves.
+                try UsageStore.createConfirmationTables(database)
+            }
+            if version < 6 {
                 // Price dimensions (issue 20). Buckets are also keyed by the speed, service tier and inference
                 // region a record states (`PriceDimensions`, 0 where it states none), and sum its server-tool
                 // calls; identities that can be replaced keep the same. Older rows recorded none of them: they
@@ -107,7 +111,7 @@ enum StoreSchema {
                 // server-tool calls. Nothing is dropped and no log is read again.
                 try database.execute(
                     """
-                    CREATE TABLE buckets_v5 (
+                    CREATE TABLE buckets_v6 (
                         quarter INTEGER NOT NULL, tool TEXT NOT NULL, model TEXT NOT NULL,
                         context_above INTEGER NOT NULL, cost_logged INTEGER NOT NULL,
                         speed INTEGER NOT NULL, tier INTEGER NOT NULL, region INTEGER NOT NULL,
@@ -117,11 +121,11 @@ enum StoreSchema {
                         web_search INTEGER NOT NULL, web_fetch INTEGER NOT NULL,
                         PRIMARY KEY (quarter, tool, model, context_above, cost_logged, speed, tier, region)
                     ) WITHOUT ROWID;
-                    INSERT INTO buckets_v5 SELECT quarter, tool, model, context_above, cost_logged, 0, 0, 0, input,
+                    INSERT INTO buckets_v6 SELECT quarter, tool, model, context_above, cost_logged, 0, 0, 0, input,
                         cache_read, cache_write_5m, cache_write_1h, output, reasoning, events, logged_cost_nanos,
                         estimated_events, 0, 0 FROM buckets;
                     DROP TABLE buckets;
-                    ALTER TABLE buckets_v5 RENAME TO buckets;
+                    ALTER TABLE buckets_v6 RENAME TO buckets;
                     ALTER TABLE identities ADD COLUMN speed INTEGER;
                     ALTER TABLE identities ADD COLUMN tier INTEGER;
                     ALTER TABLE identities ADD COLUMN region INTEGER;

@@ -1,14 +1,14 @@
 import Foundation
 
 /// The one SQLite file that keeps usage: checkpoints (keyed by a hash of the path, never the path),
-/// identities, buckets (`BucketKey`), per-quarter activity (for episodes), limit samples and settings.
-/// Numbers only.
+/// identities, buckets (`BucketKey`), per-quarter activity (for episodes), limit samples, settings and the
+/// person's confirmations of days. Numbers only.
 ///
 /// Every source's read is committed in one transaction — its new events, their identities and its new
 /// checkpoint — so a crash at any instruction leaves either the old state or the new one (`ScanLedger`).
 /// One connection, used by one thread at a time: a scan's workers commit through it in turn.
 public final class UsageStore: Sendable {
-    public static let schemaVersion: Int64 = 5
+    public static let schemaVersion: Int64 = 6
 
     private let connection: Locked<Database>
     public let path: String

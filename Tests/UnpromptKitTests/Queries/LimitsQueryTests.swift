@@ -33,6 +33,27 @@ struct LimitsQueryTests {
         #expect(readings[0].status.resetsIn == 90 * QueryCorpus.minute && readings.allSatisfy { $0.sinceReset == nil })
     }
 
+    @Test func eachCurrentReadingAndTheDerivedWindowHaveTheirPace() throws {
+        let queries = try corpus.queries()
+        let limits = try queries.limits()
+        let paces = limits.readings.map(\.pace)
+        #expect(paces[0] == nil, "a limit-reached record is about the derived window")
+        // Codex's primary: 12 % at 10:00 of 5 hours resetting at 12:30 (from 07:30): 4.8 an hour, 100 % at 04:20
+        // the next day. The secondary: 40 % after 82 hours of 7 days from the 7th: 100 % 205 hours in, on the
+        // 15th at 13:00, after its reset on the 14th.
+        let primary = try #require(paces[1])
+        #expect(primary.windowStart == at(7) + 30 * QueryCorpus.minute && primary.elapsedShare == 0.5)
+        #expect(primary.usedUpAt == at(28) + 20 * QueryCorpus.minute && !primary.usedUpBeforeReset)
+        let secondary = try #require(paces[2])
+        #expect(secondary.windowStart == at(-3 * 24) && secondary.usedUpAt == at(-3 * 24 + 205) && !secondary.usedUpBeforeReset)
+        // Claude's window from 09:00: 135 tokens in 2.5 hours.
+        #expect(limits.windows.map(\.tokensPerHour) == [54])
+        let later = UsageQueries(
+            store: queries.store, readings: queries.readings, zone: .utc, workHours: .none, now: at(15) + 30 * QueryCorpus.minute,
+            descriptors: corpus.descriptors)
+        #expect(try later.limits().readings.map { $0.pace == nil } == [true, true, false], "reset passed, stale, current")
+    }
+
     @Test func laterTheResetsHavePassedAndTheWindowHasEnded() throws {
         let queries = try corpus.queries()
         let later = UsageQueries(

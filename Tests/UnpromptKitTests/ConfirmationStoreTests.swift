@@ -1,0 +1,85 @@
+import Foundation
+import XCTest
+import UnpromptTestSupport
+@testable import UnpromptKit
+
+/// The store's confirmation tables: numbers only, one answer per day, the work hours as rows and back, and
+/// schema 5's step over a schema 4 store.
+final class ConfirmationStoreTests: XCTestCase {
+    var dir = ""
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("confirmations-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    func answer(_ day: Int64, _ answers: [String], hours: String, at: Int64, uses: Int = 3) throws -> UnpromptKit.Confirmation {
+        let context = try UnpromptKit.Confirmation.Context.parse(answers).get()
+        return UnpromptKit.Confirmation(
+            day: day, quarters: (day * 96 - 22)..<((day + 1) * 96 - 22), confirmedAt: at, context: context,
+            hours: try context.hours ?? WorkHours.parse(hours).get(),
+            numbers: UnpromptKit.Confirmation.Numbers(uses: uses, workUses: 1, tokens: 12_345, workTokens: 678))
+    }
+
+    func testAnAnswerIsKeptAsNumbersAndReadBackWhole() throws {
+        let store = try UsageStore(path: dir + "/u.sqlite")
+        let answers = [
+            try answer(20_500, ["no-work", "worked 22:00-01:30", "elsewhere"], hours: "Mon-Fri 09:00-12:30 13:30-18:00; Sat 10:00-14:00", at: 7),
+            try answer(20_501, ["hours-changed Mon, Wed 08:00-12:00; Sun-Thu 22:00-06:00"], hours: "none", at: 8),
+            try answer(20_502, [], hours: "none", at: 9, uses: 0),
+        ]
+        for answer in answers { try store.save(answer) }
+        XCTAssertEqual(try store.confirmations(), answers)
+        // Every column is a number: no text is kept.
+        let database = try Database(path: dir + "/u.sqlite", options: [.readOnly])
+        for table in ["confirmations", "confirmation_hours"] {
+            let columns = try database.prepare("SELECT name FROM pragma_table_info('\(table)')").rows().compactMap { $0.text(0) }
+            XCTAssertGreaterThan(columns.count, 4)
+            for column in columns {
+                let other = try database.prepare("SELECT count(*) FROM \(table) WHERE typeof(\(column)) NOT IN ('integer', 'null')")
+                XCTAssertEqual(try other.rows().first?.int(0), 0, "\(table).\(column)")
+            }
+        }
+    }
+
+    func testADayHoldsOneAnswerALaterOneReplacesItAndUndoRemovesIt() throws {
+        let store = try UsageStore(path: dir + "/u.sqlite")
+        try store.save(try answer(20_500, ["no-work"], hours: "Mon-Fri 09:00-18:00; Sat 10:00-14:00", at: 1))
+        let later = try answer(20_500, ["worked 20:00-21:00"], hours: "Mon-Fri 10:00-19:00", at: 2)
+        try store.save(later)
+        XCTAssertEqual(try store.confirmations(), [later])
+        let database = try Database(path: dir + "/u.sqlite", options: [.readOnly])
+        XCTAssertEqual(try database.prepare("SELECT count(*) FROM confirmation_hours").rows().first?.int(0), 1, "the old hours' rows went with it")
+        XCTAssertTrue(try store.removeConfirmation(day: 20_500))
+        XCTAssertFalse(try store.removeConfirmation(day: 20_500))
+        XCTAssertEqual(try store.confirmations(), [])
+        XCTAssertEqual(try database.prepare("SELECT count(*) FROM confirmation_hours").rows().first?.int(0), 0)
+    }
+
+    /// Schema 5 adds the two tables and moves nothing: a schema 4 store keeps its buckets and checkpoints.
+    func testASchemaFourStoreGainsTheTablesAndKeepsEverything() throws {
+        let path = dir + "/u.sqlite"
+        let store = try UsageStore(path: path)
+        let checkpoint = try Checkpoint(
+            device: 1, inode: 2, size: 10, modifiedNanoseconds: 3, offset: 10, headLength: 0, headHash: "", tailHash: "t",
+            state: SourceState())
+        let event = TokenEvent(
+            tool: "t", time: 1_000, model: "m", counts: TokenCounts(input: 5), identity: Identity(high: 1, low: 1), keep: .first)
+        _ = try store.commit(sourceKey: "a", expected: nil, events: [event], limits: [], checkpoint: checkpoint)
+        try Database(path: path, options: [.readWrite]).execute(
+            "DROP TABLE confirmations; DROP TABLE confirmation_hours; PRAGMA user_version = 4;")
+        XCTAssertThrowsError(try UsageStore(path: path, readOnly: true)) { error in
+            XCTAssertTrue("\(error)".contains("older version (schema 4)"), "\(error)")
+        }
+        let upgraded = try UsageStore(path: path)
+        XCTAssertEqual(try upgraded.confirmations(), [])
+        XCTAssertEqual(try upgraded.buckets(fromQuarter: 0, toQuarter: 1).map(\.counts.input), [5])
+        XCTAssertEqual(try upgraded.checkpoint(for: "a")?.offset, 10, "nothing is read again")
+        try upgraded.save(try answer(20_500, [], hours: "none", at: 1))
+        XCTAssertEqual(try UsageStore(path: path, readOnly: true).confirmations().map(\.day), [20_500])
+    }
+}

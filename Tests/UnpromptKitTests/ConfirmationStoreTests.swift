@@ -63,15 +63,12 @@ final class ConfirmationStoreTests: XCTestCase {
     /// Schema 5 adds the two tables and moves nothing: a schema 4 store keeps its buckets and checkpoints.
     func testASchemaFourStoreGainsTheTablesAndKeepsEverything() throws {
         let path = dir + "/u.sqlite"
-        let store = try UsageStore(path: path)
-        let checkpoint = try Checkpoint(
-            device: 1, inode: 2, size: 10, modifiedNanoseconds: 3, offset: 10, headLength: 0, headHash: "", tailHash: "t",
-            state: SourceState())
-        let event = TokenEvent(
-            tool: "t", time: 1_000, model: "m", counts: TokenCounts(input: 5), identity: Identity(high: 1, low: 1), keep: .first)
-        _ = try store.commit(sourceKey: "a", expected: nil, events: [event], limits: [], checkpoint: checkpoint)
-        try Database(path: path, options: [.readWrite]).execute(
-            "DROP TABLE confirmations; DROP TABLE confirmation_hours; PRAGMA user_version = 4;")
+        // The tables as schema 4 created them (a later schema's store with its version set back is not one).
+        try Database(path: path, options: [.readWrite, .create]).execute(PriceDimensionReadingTests.schemaFour + """
+            INSERT INTO buckets VALUES (0, 't', 'm', 0, 0, 5, 0, 0, 0, 0, 0, 1, 0, 0);
+            INSERT INTO checkpoints VALUES ('a', 1, 2, 10, 3, 10, 0, '', 't', X'');
+            PRAGMA user_version = 4;
+            """)
         XCTAssertThrowsError(try UsageStore(path: path, readOnly: true)) { error in
             XCTAssertTrue("\(error)".contains("older version (schema 4)"), "\(error)")
         }

@@ -30,7 +30,8 @@ run: build
 test: deps
 	$(SWIFT) test
 
-## Generates the 300 MB corpora and times the dry run against aiburn (a benchmark, not a test).
+## Generates the corpora and times the dry run, the cold scan, the rescan and the watch against aiburn (a benchmark,
+## not a test; BENCH_LARGE=1 adds the 3 GB tree).
 bench: deps
 	bash bench/run.sh
 

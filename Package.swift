@@ -19,6 +19,10 @@ let package = Package(
         .systemLibrary(
             name: "CZstd", pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
+        // QR codes of share codes (`unprompt-scan share`), drawn in the terminal and on the share card.
+        .systemLibrary(
+            name: "CQRencode", pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]),
         // simdjson is C++: the system library gives headers and link flags through pkg-config,
         // and CSimdJSON wraps it in a small extern "C" API that Swift can import.
         .systemLibrary(
@@ -33,7 +37,7 @@ let package = Package(
             cSettings: [.unsafeFlags(["-O2"])]),
         .target(
             name: "UnpromptKit",
-            dependencies: ["CYAML", "CSQLite", "CZstd", "CSimdJSON", "CByteScan"]),
+            dependencies: ["CYAML", "CSQLite", "CZstd", "CSimdJSON", "CByteScan", "CQRencode"]),
         // `--version` names the commit the binary was built from.
         .plugin(name: "BuildCommit", capability: .buildTool()),
         .executableTarget(

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Benchmark of `unprompt-scan --dry-run` against the peer `aiburn` (see bench/README.md).
+# Benchmark of `unprompt-scan` against the peer `aiburn` (see bench/README.md): the dry run, a cold scan into a new
+# store, a rescan with nothing new, one line appended to a large history, the watch's latency and idle CPU.
 #
-# Correctness first (exact totals against the corpus generator's expected_totals.json), then wall time
-# (hyperfine, warm page cache, ours and aiburn in the same invocation) and peak RSS (GNU time -v).
+# Correctness first (exact totals against the corpus generator's expected_totals.json, for the dry run and for
+# every store), then wall time (hyperfine, warm page cache, ours and aiburn in the same invocation) and peak RSS
+# (GNU time -v). It ends with one table of every goal (DESIGN.md, "Performance budget") and a scaling table.
 # Goals are printed as information; the script fails only on a correctness mismatch or a tool failure.
 #
 # Environment overrides:
@@ -185,6 +187,7 @@ check() {  # NAME KIND ROOT
 check claude-300 claude "$CLAUDE300"
 check codex-300 codex "$CODEX300"
 check claude-30 claude "$CLAUDE30"
+if [ "$LARGE" = 1 ]; then check claude-3000 claude "$DATA/claude-3000"; fi
 [ "$mismatch" = 0 ] || die "totals differ from expected_totals.json (our JSON is in $RESULTS/ours-*.json)"
 
 # ---------------------------------------------------------------- 5. speed
@@ -250,6 +253,9 @@ speed() {  # NAME KIND ROOT
 }
 speed claude-300 claude "$CLAUDE300"
 speed codex-300 codex "$CODEX300"
+speed claude-30 claude "$CLAUDE30"
+# The 3 GB tree: 3 runs each (about 2 s a run here, more for aiburn).
+if [ "$LARGE" = 1 ]; then RUNS=3 WARMUP=1 ROUNDS=3 speed claude-3000 claude "$DATA/claude-3000"; fi
 BUSY_AFTER="$(cpu_busy_pct)"
 echo "CPU busy after timing: $BUSY_AFTER %"
 
@@ -277,6 +283,7 @@ rss() {  # NAME KIND ROOT
 rss claude-300 claude "$CLAUDE300"
 rss codex-300 codex "$CODEX300"
 rss claude-30 claude "$CLAUDE30"
+if [ "$LARGE" = 1 ]; then rss claude-3000 claude "$DATA/claude-3000"; fi
 
 # ---------------------------------------------------------------- 7. summary
 say "7. summary"
@@ -304,6 +311,8 @@ PY
 row claude-300
 row codex-300
 row claude-30
+SUMMARY_ROWS=("$RESULTS/row-claude-300.json" "$RESULTS/row-codex-300.json" "$RESULTS/row-claude-30.json")
+if [ "$LARGE" = 1 ]; then row claude-3000; SUMMARY_ROWS+=("$RESULTS/row-claude-3000.json"); fi
 commit="unknown"
 dirty=""
 if command -v git >/dev/null 2>&1 && git -C "$REPO_ROOT" rev-parse --git-dir >/dev/null 2>&1; then
@@ -325,50 +334,66 @@ json.dump({
         "claude-300": "bench/corpus claude --size-mb 300 --days 30 --seed 300",
         "codex-300": "bench/corpus codex --size-mb 300 --days 30 --seed 300",
         "claude-30": "bench/corpus claude --size-mb 30 --days 30 --seed 30",
+        "claude-3000": "bench/corpus claude --size-mb 3072 --days 30 --seed 3000 (BENCH_LARGE=1 only)",
     },
     "correctness": "ok",
 }, open(sys.argv[1], "w"), indent=1)
 PY
-python3 "$REPORT" summary "$DATA/summary.json" "$RESULTS/meta.json" \
-    "$RESULTS/row-claude-300.json" "$RESULTS/row-codex-300.json" "$RESULTS/row-claude-30.json"
+python3 "$REPORT" summary "$DATA/summary.json" "$RESULTS/meta.json" "${SUMMARY_ROWS[@]}"
 
-# ---------------------------------------------------------------- 8. the store (issue 3)
-# A cold scan into a new store against aiburn (same hyperfine invocation), a rescan with nothing new
-# (stat only), the store's totals checked exactly, and the cold scan's peak RSS.
+# ---------------------------------------------------------------- 8. the store
+# A cold scan into a new store against aiburn (same hyperfine invocation, alternating), the store's totals
+# checked exactly, the cold scan's peak RSS, and a rescan with nothing new (stat only): the whole process
+# (hyperfine) and the scan itself (as the scan reports it: what a long-running `watch` pays for a rescan).
 say "8. scanning into the store"
-store_bench() {  # NAME KIND ROOT
-    local name="$1" kind="$2" root="$3"
-    local store="$DATA/store-$name.sqlite" var=CLAUDE_CONFIG_DIR
-    [ "$kind" = codex ] && var=CODEX_HOME
-    local -a peer
+scan_env() {  # KIND ROOT -> the environment of a scan of ROOT (and of nothing else on this machine)
+    local var=CLAUDE_CONFIG_DIR
+    [ "$1" = codex ] && var=CODEX_HOME
+    printf '%s\n' "HOME=$DATA/.empty-home" "$var=$2"
+}
+store_bench() {  # NAME KIND ROOT COLD-RUNS
+    local name="$1" kind="$2" root="$3" cold_runs="$4" r
+    local store="$DATA/store-$name.sqlite"
+    local -a peer envs exports=()
     mapfile -t peer < <(peer_args "$kind")
+    mapfile -t envs < <(scan_env "$kind" "$root")
     local scan_q peer_q
-    scan_q="$(q env "HOME=$DATA/.empty-home" "$var=$root" "$BIN" --store "$store")"
-    peer_q="$(q env "$var=$root" "$AIBURN" "${peer[@]}")"
+    scan_q="$(q env "${envs[@]}" "$BIN" --store "$store")"
+    peer_q="$(q env "${envs[1]}" "$AIBURN" "${peer[@]}")"
     mkdir -p "$DATA/.empty-home"
-    hyperfine -N --warmup 1 --runs "$RUNS" --style basic --prepare "rm -f $store $store-wal $store-shm" \
-        --export-json "$RESULTS/hyperfine-store-cold-$name.json" -n cold-scan "$scan_q" -n aiburn "$peer_q" \
-        || die "hyperfine (cold scan) on $name"
+    rm -f "$RESULTS/hyperfine-store-cold-$name".*json
+    for ((r = 1; r <= cold_runs; r++)); do
+        local -a order=(-n cold-scan "$scan_q" -n aiburn "$peer_q")
+        [ $((r % 2)) = 0 ] && order=(-n aiburn "$peer_q" -n cold-scan "$scan_q")
+        hyperfine -N --warmup 0 --runs 1 --style none --prepare "rm -f $store $store-wal $store-shm" \
+            --export-json "$RESULTS/hyperfine-store-cold-$name.r$r.json" "${order[@]}" >/dev/null \
+            || die "hyperfine (cold scan) on $name, round $r"
+        exports+=("$RESULTS/hyperfine-store-cold-$name.r$r.json")
+    done
     rm -f "$store" "$store-wal" "$store-shm"
-    /usr/bin/time -v -o "$RESULTS/time-store-cold-$name.txt" env "HOME=$DATA/.empty-home" "$var=$root" \
+    /usr/bin/time -v -o "$RESULTS/time-store-cold-$name.txt" env "${envs[@]}" \
         "$BIN" --store "$store" >/dev/null || die "cold scan under time -v on $name"
     python3 "$REPORT" store-check "$store" "$root/expected_totals.json" || die "store totals on $name"
-    hyperfine -N --warmup 3 --runs 30 --style basic --export-json "$RESULTS/hyperfine-store-rescan-$name.json" \
-        -n rescan "$scan_q" || die "hyperfine (rescan) on $name"
-    # The scan's own time, as the scan reports it: what a long-running `watch` pays for a rescan.
+    hyperfine -N --warmup 3 --runs 30 --style none --export-json "$RESULTS/hyperfine-store-rescan-$name.json" \
+        -n rescan "$scan_q" >/dev/null || die "hyperfine (rescan) on $name"
     local i
     for i in $(seq 10); do
-        env "HOME=$DATA/.empty-home" "$var=$root" "$BIN" --store "$store" --json
+        env "${envs[@]}" "$BIN" --store "$store" --json
     done >"$RESULTS/store-rescan-inprocess-$name.jsonl" || die "rescan on $name"
-    python3 "$REPORT" store-row "$name" "$(find "$root" -name '*.jsonl' | wc -l)" \
-        "$RESULTS/hyperfine-store-cold-$name.json" "$RESULTS/hyperfine-store-rescan-$name.json" \
-        "$RESULTS/time-store-cold-$name.txt" "$RESULTS/store-rescan-inprocess-$name.jsonl" \
+    python3 "$REPORT" store-row "$name" "$(find "$root" -name '*.jsonl' | wc -l)" "$RESULTS/time-store-cold-$name.txt" \
+        "$RESULTS/hyperfine-store-rescan-$name.json" "$RESULTS/store-rescan-inprocess-$name.jsonl" "${exports[@]}" \
         >"$RESULTS/store-row-$name.json" || die "store summary of $name"
 }
-store_bench claude-300 claude "$CLAUDE300"
-store_bench codex-300 codex "$CODEX300"
-python3 "$REPORT" store-summary "$DATA/store-summary.json" "$RESULTS/store-row-claude-300.json" \
-    "$RESULTS/store-row-codex-300.json"
+COLD_RUNS="${BENCH_COLD_RUNS:-10}"
+store_bench claude-300 claude "$CLAUDE300" "$COLD_RUNS"
+store_bench codex-300 codex "$CODEX300" "$COLD_RUNS"
+store_bench claude-30 claude "$CLAUDE30" "$COLD_RUNS"
+STORE_ROWS=("$RESULTS/store-row-claude-300.json" "$RESULTS/store-row-codex-300.json" "$RESULTS/store-row-claude-30.json")
+if [ "$LARGE" = 1 ]; then
+    store_bench claude-3000 claude "$DATA/claude-3000" 3
+    STORE_ROWS+=("$RESULTS/store-row-claude-3000.json")
+fi
+python3 "$REPORT" store-summary "$DATA/store-summary.json" "${STORE_ROWS[@]}"
 
 # ---------------------------------------------------------------- 8b. the status line
 # `statusline` as Claude Code runs it, each time its status line is drawn: on a copy of the claude-300 store, the
@@ -393,13 +418,44 @@ UNPROMPT_NOW="$NOW_MS" hyperfine --warmup 5 --runs 60 --style basic --export-jso
     -n statusline "$(q "$BIN" statusline --store "$STATUS_STORE") < $(q "$PAYLOAD")" || die "hyperfine (statusline)"
 python3 "$REPORT" statusline "$DATA/statusline-summary.json" "$RESULTS/hyperfine-statusline.json" || die "statusline summary"
 
-# ---------------------------------------------------------------- 9. the 3 GB tree (BENCH_LARGE=1)
-# Correctness, wall time (3 runs each) and peak RSS on ten times the data: RSS should stay flat.
-if [ "$LARGE" = 1 ]; then
-    say "9. the 3 GB Claude tree"
-    mismatch=0
-    check claude-3000 claude "$DATA/claude-3000"
-    [ "$mismatch" = 0 ] || die "totals differ from expected_totals.json on claude-3000"
-    RUNS=3 WARMUP=1 ROUNDS=1 speed claude-3000 claude "$DATA/claude-3000"
-    rss claude-3000 claude "$DATA/claude-3000"
-fi
+# ---------------------------------------------------------------- 9. one line appended, and the watch
+# One record appended to the largest history (3 GB with BENCH_LARGE=1, else 300 MB), then a plain scan of its store:
+# the whole process, as a statusline or a hook would run it. Then `watch` on the 300 MB store: how long an appended
+# line takes to reach the store, and how much CPU the watch uses while nothing changes. The appended records go to
+# a file of their own, removed afterwards, so the trees stay as generated.
+say "9. one line appended, and the watch"
+APPEND_TREE=claude-300
+[ "$LARGE" = 1 ] && APPEND_TREE=claude-3000
+APPEND_DIRS=("$DATA/$APPEND_TREE/projects/-bench-append" "$CLAUDE300/projects/-bench-watch")
+trap 'rm -rf "${APPEND_DIRS[@]}"' EXIT
+mkdir -p "${APPEND_DIRS[@]}"
+mapfile -t envs < <(scan_env claude "$DATA/$APPEND_TREE")
+hyperfine -N --warmup 1 --runs 20 --style none \
+    --prepare "python3 $REPORT append-record ${APPEND_DIRS[0]}/append.jsonl" \
+    --export-json "$RESULTS/hyperfine-append-$APPEND_TREE.json" \
+    -n append "$(q env "${envs[@]}" "$BIN" --store "$DATA/store-$APPEND_TREE.sqlite")" >/dev/null \
+    || die "hyperfine (one line appended) on $APPEND_TREE"
+mapfile -t envs < <(scan_env claude "$CLAUDE300")
+python3 "$REPORT" watch-latency "$RESULTS/watch.json" 10 "${APPEND_DIRS[1]}/append.jsonl" -- \
+    env "${envs[@]}" "$BIN" watch --store "$DATA/store-claude-300.sqlite" --json || die "watch latency"
+rm -rf "${APPEND_DIRS[@]}"
+python3 - "$RESULTS/extra.json" "$APPEND_TREE" "$RESULTS/hyperfine-append-$APPEND_TREE.json" "$RESULTS/watch.json" <<'PY'
+import json, sys
+out, tree, append, watch = sys.argv[1:]
+a = json.load(open(append))["results"][0]
+w = json.load(open(watch))
+json.dump({"append_tree": tree, "append_median_ms": a["median"] * 1000, "append_mean_ms": a["mean"] * 1000,
+           "watch_median_ms": w["median_ms"], "watch_idle_cpu_ms_per_s": w["idle_cpu_ms_per_s"]},
+          open(out, "w"), indent=1)
+PY
+
+# ---------------------------------------------------------------- 10. merging a sync folder (issue 16)
+# 30 devices x one year of exports (bench/exports.py), merged into a new store, checked exactly, then timed.
+say "10. merging a sync folder"
+BENCH_DATA="$DATA" bash "$REPO_ROOT/bench/sync.sh" "$BIN" || die "the sync folder benchmark"
+
+# ---------------------------------------------------------------- 11. every goal in one table
+say "11. goals"
+BUSY_END="$(cpu_busy_pct)"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg), CPU busy now: $BUSY_END % (before the timing: $BUSY_BEFORE %)"
+python3 "$REPORT" goals "$DATA/goals.json" "$DATA/summary.json" "$DATA/store-summary.json" "$RESULTS/extra.json"

@@ -211,6 +211,50 @@ int ujson_parse(ujson_parser *p, const char *buf, size_t len, bool copy) {
     });
 }
 
+int ujson_parse_replacing_invalid_utf8(ujson_parser *p, const char *buf, size_t len, size_t *replaced) {
+    return guarded([&] {
+        p->handles.clear();
+        *replaced = 0;
+        if (len == 0) return int(simdjson::EMPTY);
+        if (p->copied.size() < len + simdjson::SIMDJSON_PADDING) p->copied.resize(len + simdjson::SIMDJSON_PADDING);
+        const auto *in = reinterpret_cast<const unsigned char *>(buf);
+        auto *out = reinterpret_cast<unsigned char *>(p->copied.data());
+        std::memcpy(out, in, len);
+        // The well-formed sequences of Unicode 15, table 3-7; every byte of anything else is replaced.
+        auto continuation = [&](size_t at, unsigned char low, unsigned char high) {
+            return at < len && in[at] >= low && in[at] <= high;
+        };
+        size_t i = 0;
+        while (i < len) {
+            unsigned char c = in[i];
+            size_t length = 0;
+            if (c < 0x80) length = 1;
+            else if (c >= 0xC2 && c <= 0xDF) length = continuation(i + 1, 0x80, 0xBF) ? 2 : 0;
+            else if (c == 0xE0) length = continuation(i + 1, 0xA0, 0xBF) && continuation(i + 2, 0x80, 0xBF) ? 3 : 0;
+            else if (c == 0xED) length = continuation(i + 1, 0x80, 0x9F) && continuation(i + 2, 0x80, 0xBF) ? 3 : 0;
+            else if (c >= 0xE1 && c <= 0xEF) length = continuation(i + 1, 0x80, 0xBF) && continuation(i + 2, 0x80, 0xBF) ? 3 : 0;
+            else if (c == 0xF0)
+                length = continuation(i + 1, 0x90, 0xBF) && continuation(i + 2, 0x80, 0xBF) && continuation(i + 3, 0x80, 0xBF) ? 4 : 0;
+            else if (c >= 0xF1 && c <= 0xF3)
+                length = continuation(i + 1, 0x80, 0xBF) && continuation(i + 2, 0x80, 0xBF) && continuation(i + 3, 0x80, 0xBF) ? 4 : 0;
+            else if (c == 0xF4)
+                length = continuation(i + 1, 0x80, 0x8F) && continuation(i + 2, 0x80, 0xBF) && continuation(i + 3, 0x80, 0xBF) ? 4 : 0;
+            if (length == 0) {
+                out[i] = UJSON_REPLACED_BYTE;
+                ++*replaced;
+                length = 1;
+            }
+            i += length;
+        }
+        element root;
+        if (auto error = p->parser.parse(p->copied.data(), len, false).get(root)) return int(error);
+        push(p, root);
+        return 0;
+    });
+}
+
+int ujson_utf8_error(void) { return simdjson::UTF8_ERROR; }
+
 const char *ujson_error_message(int code) {
     if (code < 0 || code >= simdjson::NUM_ERROR_CODES) code = simdjson::UNEXPECTED_ERROR;
     return simdjson::error_message(simdjson::error_code(code));
@@ -244,6 +288,40 @@ int ujson_array_elements(ujson_parser *p, uint32_t handle, uint32_t *first, size
         if (p->handles[handle].get_array().get(array)) return 0;
         for (element e : array) push(p, e);
         *count = p->handles.size() - *first;
+        return 0;
+    });
+}
+
+int ujson_table(ujson_parser *p, uint32_t handle, size_t width, ujson_value *out, size_t capacity,
+                size_t *rows) {
+    return guarded([&] {
+        if (handle >= p->handles.size()) return int(simdjson::OUT_OF_BOUNDS);
+        *rows = 0;
+        simdjson::dom::array table;
+        if (p->handles[handle].get_array().get(table)) return UJSON_NOT_A_TABLE;
+        size_t count = table.size();
+        if (count == 0xFFFFFF) {  // simdjson saturates sizes at 2^24 - 1: count the elements
+            count = 0;
+            for (element e : table) { (void)e; ++count; }
+        }
+        if (count * width > capacity) {
+            *rows = count;
+            return UJSON_TABLE_CAPACITY;
+        }
+        size_t slot = 0;
+        for (element row : table) {
+            simdjson::dom::array values;
+            if (row.get_array().get(values)) return UJSON_NOT_A_TABLE;
+            size_t used = 0;
+            for (element e : values) {
+                if (used == width) return UJSON_NOT_A_TABLE;
+                out[slot + used] = describe(p, e, nullptr);
+                ++used;
+            }
+            if (used != width) return UJSON_NOT_A_TABLE;
+            slot += width;
+            ++*rows;
+        }
         return 0;
     });
 }

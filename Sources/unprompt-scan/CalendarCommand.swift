@@ -12,7 +12,10 @@ enum CalendarCommand {
             let month = try queries.month(requested)
             return arguments.has("--json")
                 ? json(month, queries).text
-                : CalendarGrid(month: month, zone: queries.zone, workHoursSet: !queries.workHours.isEmpty, color: Terminal.colors(environment)).render()
+                : CalendarGrid(
+                    month: month, zone: queries.zone, workHoursSet: !queries.workHours.isEmpty, color: Terminal.colors(environment),
+                    width: Terminal.width(environment)
+                ).render()
         }
     }
 
@@ -51,20 +54,15 @@ enum CalendarCommand {
     }
 }
 
-/// Whether standard output gets color: only on a terminal, never with `NO_COLOR` set (to anything but the
-/// empty string, https://no-color.org) or a dumb terminal.
-enum Terminal {
-    static func colors(_ environment: [String: String]) -> Bool {
-        isatty(STDOUT_FILENO) == 1 && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
-    }
-}
-
-/// The month grid: weeks from Monday, two lines each (day numbers, then each day's tokens and band).
+/// The month grid: weeks from Monday, two lines each (day numbers, then each day's tokens and band). The
+/// grid is 62 columns wide; the title, the legend and the totals around it are broken to fit `width` (`Prose`).
 struct CalendarGrid {
     let month: CalendarMonth
     let zone: ViewZone
     let workHoursSet: Bool
     let color: Bool
+    /// The terminal's width; nil prints every line whole.
+    var width: Int? = nil
 
     static let monthNames = [
         "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
@@ -112,9 +110,9 @@ struct CalendarGrid {
         let year = CivilDate.floorDivide(month.month, 12)
         let first = CivilDate.firstDay(ofMonth: month.month)
         let last = CivilDate.lastDay(ofMonth: month.month)
-        var lines = [
-            "\(Self.monthNames[Int(month.month - year * 12)]) \(year) (\(zone.name)): tokens per day, each compared with the mean of the \(DayBand.baselineDays) days before it"
-        ]
+        var lines = Prose.wrap(
+            "\(Self.monthNames[Int(month.month - year * 12)]) \(year) (\(zone.name)): tokens per day, each compared with the mean of the \(DayBand.baselineDays) days before it",
+            width: width)
         lines.append(["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].map { pad($0, 6) + "   " }.joined().trimmingTrailing())
         let byDay = Dictionary(uniqueKeysWithValues: month.days.map { ($0.day, $0) })
         var weekStart = first - Int64(WorkHours.weekday(ofDay: first))
@@ -147,16 +145,18 @@ struct CalendarGrid {
             (color ? Self.style(band) + " " + Self.letter(band) + " " + Self.reset : Self.letter(band)) + " " + Self.meaning(band)
         }
         lines.append("")
-        lines.append(legend.joined(separator: " · "))
-        if month.days.contains(where: { $0.confirmation != nil }) { lines.append(ConfirmationFormat.legend) }
+        lines += Prose.parts(legend, width: width)
+        if month.days.contains(where: { $0.confirmation != nil }) { lines += Prose.wrap(ConfirmationFormat.legend, width: width) }
         let uses = month.uses
-        var summary = "total: \(CountsFormat.grouped(Int(month.tokens))) tokens, \(uses) use\(uses == 1 ? "" : "s")"
+        var summary = ["total: \(CountsFormat.grouped(Int(month.tokens))) tokens, \(uses) use\(uses == 1 ? "" : "s")"]
         if workHoursSet {
             let (work, personal) = (month.workUses, month.personalUses)
-            summary += "; work: \(CountsFormat.grouped(Int(month.workTokens))) tokens, \(work) use\(work == 1 ? "" : "s")"
-                + "; personal: \(CountsFormat.grouped(Int(month.personalTokens))) tokens, \(personal) use\(personal == 1 ? "" : "s")"
+            summary += [
+                "work: \(CountsFormat.grouped(Int(month.workTokens))) tokens, \(work) use\(work == 1 ? "" : "s")",
+                "personal: \(CountsFormat.grouped(Int(month.personalTokens))) tokens, \(personal) use\(personal == 1 ? "" : "s")",
+            ]
         }
-        lines.append(summary)
+        lines += Prose.parts(summary, joiner: "; ", width: width)
         return lines.joined(separator: "\n")
     }
 }

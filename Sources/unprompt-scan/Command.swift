@@ -56,47 +56,50 @@ struct Command: Sendable {
 
 extension Command {
     /// The options every view of the store takes.
-    static let view: [Option] = [.tz, .noScan, .costMode, .store, .config, .readersDir, .json]
+    static let view: [Option] = [.tz, .device, .noScan, .costMode, .store, .config, .readersDir, .json]
 
     /// Every command, in the order the help lists them.
     static let all: [Command] = [
         Command(
             words: [], abstract: "scan every new log line into the store, then show today's usage",
-            options: [.tz, .costMode, .store, .config, .readersDir, .json],
+            options: [.tz, .device, .costMode, .store, .config, .readersDir, .json],
             examples: [Example(command: "unprompt-scan", comment: "scan what is new into the store, then show today")],
             run: { c throws(UsageError) in try ScanCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
         Command(
             words: ["daily"], abstract: "scan, then usage per local day, by tool and model, with cost, water, bottle level and uses",
-            options: [.since, .until, .tool] + view + [.csv],
+            options: [.since, .until, .last, .tool, .wide, .columns] + view + [.csv],
             examples: [
                 Example(command: "unprompt-scan daily --since 2026-03-01 --tz Asia/Kolkata", comment: "per local day, per tool and model"),
+                Example(command: "unprompt-scan daily --last 7 --columns total,cost,uses", comment: "the last seven days, three columns"),
                 Example(command: "unprompt-scan daily --cost-mode auto", comment: "logged costs where tools wrote them"),
             ],
-            run: { c throws(UsageError) in
-                try ReportCommand.run(c.arguments, period: .day, catalog: c.catalog, environment: c.environment)
-            }),
+            run: { c throws(UsageError) in try ReportCommand.run(c.arguments, view: .daily, catalog: c.catalog, environment: c.environment) }),
         Command(
-            words: ["monthly"], abstract: "scan, then usage per local month, by tool and model, with cost and water",
-            options: [.since, .until, .tool] + view + [.csv],
+            words: ["weekly"], abstract: "scan, then usage per local week, by tool and model, with cost, water, uses and each day's band",
+            options: [.since, .until, .last, .startOfWeek, .tool, .wide, .columns] + view,
+            examples: [Example(command: "unprompt-scan weekly --last 4 --start-of-week sun", comment: "the last four weeks, from Sunday")],
+            run: { c throws(UsageError) in try ReportCommand.run(c.arguments, view: .weekly, catalog: c.catalog, environment: c.environment) }),
+        Command(
+            words: ["monthly"], abstract: "scan, then usage per local month, by tool and model, with cost, water and uses",
+            options: [.since, .until, .last, .tool, .wide, .columns] + view + [.csv],
             examples: [Example(command: "unprompt-scan monthly --tool ID --json", comment: "one tool's months, as JSON (`readers list` shows the ids)")],
-            run: { c throws(UsageError) in
-                try ReportCommand.run(c.arguments, period: .month, catalog: c.catalog, environment: c.environment)
-            }),
+            run: { c throws(UsageError) in try ReportCommand.run(c.arguments, view: .monthly, catalog: c.catalog, environment: c.environment) }),
         Command(
             words: ["today"],
-            abstract: "scan, then today: tokens (live for 3 minutes after a scan), cost, water, uses, work and personal",
-            options: view,
+            abstract: "scan, then today: uses (personal, work) beside tokens (live for 3 minutes after a scan), cost and water, the limits close to a reset, each tool",
+            options: [.live, .wide, .columns] + view,
+            examples: [Example(command: "unprompt-scan today --live", comment: "today on one screen, ticking, rescanned as logs change; q quits")],
             run: { c throws(UsageError) in try TodayCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
         Command(
             words: ["calendar"],
             abstract: "scan, then a month grid: each day's tokens against the mean of the 30 days before it",
-            options: [.month, .tz, .noScan, .store, .config, .readersDir, .json],
+            options: [.month, .tz, .device, .noScan, .store, .config, .readersDir, .json],
             examples: [Example(command: "unprompt-scan calendar --month 2026-02", comment: "February's grid; letters with NO_COLOR")],
             run: { c throws(UsageError) in try CalendarCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
         Command(
             words: ["limits"],
             abstract: "scan, then plan limits: used %, window and countdown to the reset, and the windows derived from use",
-            options: view,
+            options: [.wide, .columns] + view,
             run: { c throws(UsageError) in try LimitsCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
         Command(
             words: ["snapshot"],
@@ -151,28 +154,67 @@ extension Command {
         Command(
             words: ["prices"],
             abstract: "the price table's source, date and SHA-256, your override, and every model in the store with its price row",
-            options: [.store, .json, .at],
+            options: [.wide, .columns, .store, .json, .at],
             examples: [Example(command: "unprompt-scan prices --at 2026-03-01", comment: "the rows in force on a date, for models whose price changed")],
             run: { c throws(UsageError) in try PricesCommand.run(c.arguments, environment: c.environment) }),
         Command(
             words: ["watch"],
             abstract: "scan, then scan again within a second of every change, one line per scan that counted something, until Ctrl-C or SIGTERM",
-            options: [.interval, .store, .readersDir, .json],
+            options: [.interval, .store, .config, .readersDir, .json],
             run: { c throws(UsageError) in try WatchCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
         Command(
-            words: ["config", "get"], operands: "work-hours", abstract: "show a setting of the settings file",
+            words: ["sync"],
+            abstract: "scan, then write this device's numbers-only export into the sync folder and import every other device's",
+            options: [.dir, .noScan, .store, .config, .readersDir, .json],
+            examples: [
+                Example(command: "unprompt-scan sync --dir ~/Sync/unprompt", comment: "a folder Syncthing, iCloud Drive or Dropbox keeps in step"),
+                Example(command: "unprompt-scan config set sync-dir ~/Sync/unprompt", comment: "then every scan and watch syncs"),
+            ],
+            run: { c throws(UsageError) in try SyncCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
+        Command(
+            words: ["devices"], abstract: "this device and every device imported from the sync folder: label, id, last export, tokens",
+            options: [.store, .config, .json],
+            run: { c throws(UsageError) in try DevicesCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
+        Command(
+            words: ["share"],
+            abstract: "scan, then a share code of today (or this month): your chosen name and your tokens or only your trend, drawn as a QR code",
+            options: [.period, .what, .svg, .dir, .tz, .noScan, .store, .config, .readersDir, .json],
+            examples: [
+                Example(command: "unprompt-scan share --what trend", comment: "only today against your own 30-day average"),
+                Example(command: "unprompt-scan share --period month --svg card.svg", comment: "this month, and the share card as an image"),
+            ],
+            run: { c throws(UsageError) in try ShareCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
+        Command(
+            words: ["friends"], abstract: "scan, then the friends whose codes you added, ranked with you by tokens or by trend",
+            options: [.by, .period, .dir, .tz, .noScan, .store, .config, .readersDir, .json],
+            examples: [Example(command: "unprompt-scan friends --by trend --period month", comment: "this month, by each one's trend")],
+            run: { c throws(UsageError) in try FriendsCommand.list(c.arguments, catalog: c.catalog, environment: c.environment) }),
+        Command(
+            words: ["friends", "add"], operands: "CODE", abstract: "add a friend's share code (a newer one from the same friend replaces the older)",
+            options: [.store],
+            run: { c throws(UsageError) in try FriendsCommand.add(c.arguments, c.operands, environment: c.environment) }),
+        Command(
+            words: ["friends", "remove"], operands: "NAME", abstract: "remove a friend, by name (or friend id)",
+            options: [.store],
+            run: { c throws(UsageError) in try FriendsCommand.remove(c.arguments, c.operands, environment: c.environment) }),
+        Command(
+            words: ["config", "get"], operands: "SETTING", abstract: "show a setting of the settings file: work-hours, sync-dir, device-label or share-name",
             options: [.config, .json],
             run: { c throws(UsageError) in try ConfigCommand.get(c.arguments, c.operands, environment: c.environment) }),
         Command(
-            words: ["config", "set"], operands: "work-hours SPEC",
-            abstract: "keep work hours: \"Mon-Fri 09:00-12:30 13:30-18:00; Sat 10:00-14:00\", nights (\"Sun-Thu 22:00-06:00\") or none",
+            words: ["config", "set"], operands: "SETTING VALUE",
+            abstract: "keep a setting: work-hours SPEC (\"Mon-Fri 09:00-12:30 13:30-18:00; Sat 10:00-14:00\", nights \"Sun-Thu 22:00-06:00\"), sync-dir DIR, device-label NAME, share-name NAME; none clears one",
             options: [.config],
-            examples: [Example(command: "unprompt-scan config set work-hours \"Mon-Fri 09:00-18:00\"", comment: "work hours, in quarter-hours")],
+            examples: [
+                Example(command: "unprompt-scan config set work-hours \"Mon-Fri 09:00-18:00\"", comment: "work hours, in quarter-hours"),
+                Example(command: "unprompt-scan config set device-label laptop", comment: "this device's name in the sync folder"),
+                Example(command: "unprompt-scan config set share-name Ada", comment: "the name your share codes carry"),
+            ],
             run: { c throws(UsageError) in try ConfigCommand.set(c.arguments, c.operands, environment: c.environment) }),
         Command(
             words: [], flag: .dryRun, operands: "[PATH...]",
             abstract: "read every source (or the PATHs, with one --tool) with its descriptor and print what would be counted; writes nothing",
-            options: [.dryRun, .tool, .root, .costMode, .readersDir, .json],
+            options: [.dryRun, .tool, .root, .costMode, .wide, .columns, .readersDir, .json],
             examples: [
                 Example(command: "unprompt-scan --dry-run", comment: "every reader, its default locations"),
                 Example(command: "unprompt-scan --dry-run --tool ID --root DIR", comment: "one reader; DIR plays the tool's home"),
@@ -189,7 +231,7 @@ extension Command {
         Command(
             words: ["readers", "list"], abstract: "the descriptors found, with their ids, names and formats",
             options: [.readersDir, .json],
-            run: { c in ReadersCommand.list(c.catalog, json: c.arguments.has("--json")) }),
+            run: { c in ReadersCommand.list(c.catalog, json: c.arguments.has("--json"), environment: c.environment) }),
         Command(
             words: ["readers", "validate"], operands: "FILE...", abstract: "check descriptor files: errors as file:line:col",
             options: [],

@@ -35,12 +35,13 @@ enum ConfirmCommand {
         if case .ask = answer, !OneKey.available {
             throw UsageError("confirm needs an answer when it is not on a terminal: --yes, or --context KIND (\(Confirmation.Kind.written))")
         }
-        let view: OpenedView
+        let opened: ViewOpener.Opened
         switch try ViewOpener.open(arguments, catalog: catalog, environment: environment, writable: true) {
-        case .success(let opened): view = opened
+        case .success(let success): opened = success
         case .failure(let failure): return failure.status
         }
-        let status = ScanWarning.status(view.scan)
+        let view = opened.view
+        let status = ExitCode.worst(ScanWarning.status(view.scan), opened.syncStatus)
         let queries = view.queries
         let today = queries.currentDay
         let day: Int64

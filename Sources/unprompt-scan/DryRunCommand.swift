@@ -15,6 +15,7 @@ enum DryRunCommand {
             }
             descriptors = descriptors.filter { wanted.contains($0.id) }
         }
+        let layout = try TableOptions.layout(arguments, environment: environment, columns: UsageTable.ids(columns), view: "--dry-run")
         guard let readings = Readings.open(mode: try CostModeOption.parse(arguments), environment: environment) else {
             return .invalidData
         }
@@ -29,8 +30,8 @@ enum DryRunCommand {
         if arguments.has("--json") {
             print(JSON.object([("readers", .array(reports.map { json($0, readings) })), ("readings", readings.json)]).text)
         } else {
-            print(readings.caption)
-            for (descriptor, report) in zip(descriptors, reports) { print(text(report, name: descriptor.name, readings)) }
+            print(Prose.wrap(readings.caption, width: layout.width).joined(separator: "\n"))
+            for (descriptor, report) in zip(descriptors, reports) { print(text(report, name: descriptor.name, readings, layout: layout)) }
         }
         return reports.contains { $0.failedSources > 0 || $0.unlistedDirectories > 0 } ? .sourcesUnreadable : .success
     }
@@ -61,7 +62,10 @@ enum DryRunCommand {
         ])
     }
 
-    static func text(_ report: ReaderReport, name: String, _ readings: Readings) -> String {
+    /// The counts table's columns: the dry run counts no events per model or day.
+    static let columns = UsageTable.columns("", events: false)
+
+    static func text(_ report: ReaderReport, name: String, _ readings: Readings, layout: TableLayout) -> String {
         let cells = ReaderReportReadings(report, readings)
         var lines: [String] = []
         lines.append("\(report.id) (\(name))")
@@ -76,20 +80,19 @@ enum DryRunCommand {
                 lines.append("    \(place)\(problem.reason)")
             }
         }
-        var table = TextTable(
-            header: ["", "input", "output", "cache read", "cache write 5m", "cache write 1h", "reasoning", "cost", "water"])
-        table.add(["total"] + CountsFormat.columns(report.totals.total) + ReadingsFormat.columns(cells.total))
+        var table = Table(columns)
+        table.add(UsageTable.cells("total", report.totals.total, events: nil, cells.total))
         if !report.totals.byModel.isEmpty {
-            table.add(["by model"])
+            table.heading("by model")
             for (model, counts) in report.totals.byModel.sorted(by: { $0.key < $1.key }) {
-                table.add(["  " + model] + CountsFormat.columns(counts) + ReadingsFormat.columns(cells.byModel[model]))
+                table.add(UsageTable.cells("  " + model, counts, events: nil, cells.byModel[model]))
             }
-            table.add(["by UTC day"])
+            table.heading("by UTC day")
             for (day, counts) in report.totals.byDay.sorted(by: { $0.key < $1.key }) {
-                table.add(["  " + CivilDate.dateString(ofDay: day)] + CountsFormat.columns(counts) + ReadingsFormat.columns(cells.byDay[day]))
+                table.add(UsageTable.cells("  " + CivilDate.dateString(ofDay: day), counts, events: nil, cells.byDay[day]))
             }
         }
-        lines += table.render().map { "  " + $0 }
+        lines += table.render(layout.indented(by: 2)).map { "  " + $0 }
         if report.totals.loggedCost != 0 {
             lines.append("  cost logged by the tool: $\(CostFormat.text(report.totals.loggedCost))")
         }
@@ -98,6 +101,7 @@ enum DryRunCommand {
             lines.append("  limits (\(CountsFormat.grouped(report.limitSamples)) samples; latest per window):")
             for sample in report.latestLimits { lines.append("    " + LimitFormat.text(sample)) }
         }
-        return lines.joined(separator: "\n") + "\n"
+        // The table's lines fit already; the others are broken at spaces.
+        return Prose.wrap(lines, width: layout.width).joined(separator: "\n") + "\n"
     }
 }

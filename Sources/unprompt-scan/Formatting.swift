@@ -66,32 +66,3 @@ enum LimitFormat {
         return parts.joined(separator: " ")
     }
 }
-
-/// Columns padded to their widest cell: the first left-aligned, numbers right-aligned.
-struct TextTable {
-    private var rows: [[String]]
-    /// Columns after the first are right-aligned (numbers), unless `leftAligned` (text).
-    private let leftAligned: Int
-
-    /// `leftAligned`: how many leading columns hold text, left-aligned.
-    init(header: [String], leftAligned: Int = 1) {
-        rows = [header]
-        self.leftAligned = leftAligned
-    }
-
-    mutating func add(_ row: [String]) { rows.append(row) }
-
-    func render() -> [String] {
-        let columns = rows.map(\.count).max() ?? 0
-        var widths = [Int](repeating: 0, count: columns)
-        for row in rows where row.count > 1 {
-            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
-        }
-        return rows.map { row in
-            row.enumerated().map { index, cell in
-                let pad = String(repeating: " ", count: max(0, widths[index] - cell.count))
-                return index < leftAligned ? cell + pad : pad + cell
-            }.joined(separator: "  ")
-        }.map { line in String(line.reversed().drop { $0 == " " }.reversed()) }
-    }
-}

@@ -1,12 +1,14 @@
 import Foundation
 import UnpromptKit
 
-/// `unprompt-scan limits [--tz ZONE] [--no-scan] [--store PATH] [--json]`.
+/// `unprompt-scan limits [--tz ZONE] [--no-scan] [--wide] [--columns LIST] [--store PATH] [--json]`: every
+/// tool's windows (`LimitsTable`).
 enum LimitsCommand {
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
+        let layout = try TableOptions.layout(arguments, environment: environment, columns: LimitsTable.ids, view: "limits")
         return try ViewOpener.show(arguments, catalog: catalog, environment: environment) { queries throws(StoreError) in
             let report = try queries.limits()
-            return arguments.has("--json") ? json(report, queries).text : text(report, queries)
+            return arguments.has("--json") ? json(report, queries).text : text(report, queries, layout: layout)
         }
     }
 
@@ -46,58 +48,13 @@ enum LimitsCommand {
         ])
     }
 
-    static func text(_ report: LimitsReport, _ queries: UsageQueries) -> String {
-        let calendar = queries.calendar
-        let today = queries.currentDay
-        let now = report.now
-        func at(_ milliseconds: Int64) -> String { LocalFormat.moment(milliseconds, calendar, today: today) }
-        var lines = ["limits at \(LocalFormat.time(now, calendar)) (\(queries.zone.name))"]
-        let tools = report.tools
-        guard !tools.isEmpty else { return lines[0] + ": no plan-limit readings and no 5-hour window in progress" }
-        for tool in tools {
-            lines.append(tool)
-            if let entry = report.windows.first(where: { $0.tool == tool }) {
-                let window = entry.window
-                let cost = ReadingsFormat.text(entry.cost)
-                lines.append(
-                    "  \(LocalFormat.window(minutes: entry.minutes)) window: \(CountsFormat.grouped(Int(window.tokens))) tokens"
-                        + (cost.isEmpty ? "" : " (\(cost) at API list prices)") + " so far, \(at(window.start)) to "
-                        + "\(at(window.end)) (ends in \(LocalFormat.duration(entry.endsIn))"
-                        + (window.endFromLimit ? ", the reset logged with a limit-reached record)" : ")"))
-                if let line = PaceFormat.text(tokensPerHour: entry.tokensPerHour, since: window.start, at: at) { lines.append("    " + line) }
-            } else if let minutes = report.derived[tool] {
-                lines.append("  \(LocalFormat.window(minutes: minutes)) window: none in progress; the next starts with the next request")
-            }
-            for reading in report.readings where reading.status.sample.tool == tool {
-                lines.append("  " + line(reading, at: at))
-                if let pace = reading.pace { lines.append("    " + PaceFormat.text(pace, at: at)) }
-            }
+    static func text(_ report: LimitsReport, _ queries: UsageQueries, layout: TableLayout) -> String {
+        let heading = "limits at \(LocalFormat.time(report.now, queries.calendar)) (\(queries.zone.name))"
+        guard !report.tools.isEmpty else {
+            return Prose.wrap(heading + ": no plan-limit readings and no 5-hour window in progress", width: layout.width).joined(separator: "\n")
         }
-        return lines.joined(separator: "\n")
-    }
-
-    /// One reading: what it says, then where it stands now.
-    static func line(_ reading: LimitsReport.Reading, at: (Int64) -> String) -> String {
-        let status = reading.status
-        let sample = status.sample
-        var parts: [String] = []
-        if reading.limitReached {
-            parts.append("limit reached at \(at(sample.time))")
-        } else {
-            var what = "\(sample.window): " + (sample.usedPercent.map { String(format: "%.1f%% used", $0) } ?? "used share unknown")
-            if let minutes = sample.windowMinutes { what += " of a \(LocalFormat.window(minutes: minutes)) window" }
-            parts.append(what)
-        }
-        if status.stale {
-            parts.append("stale: logged \(LocalFormat.duration(status.age)) ago, longer ago than its window lasts")
-        } else if let reset = sample.resetsAt, let since = reading.sinceReset {
-            parts.append("reset at \(at(reset)), \(LocalFormat.duration(since)) ago; no reading since")
-        } else {
-            if let reset = sample.resetsAt, let left = status.resetsIn {
-                parts.append("resets at \(at(reset)), in \(LocalFormat.duration(left))")
-            }
-            if !reading.limitReached { parts.append("logged \(LocalFormat.duration(status.age)) ago") }
-        }
-        return parts.joined(separator: "; ")
+        let (table, notes) = LimitsTable.table(report, queries)
+        return (Prose.wrap(heading, width: layout.width) + table.render(layout) + Prose.wrap(notes, width: layout.width))
+            .joined(separator: "\n")
     }
 }

@@ -34,6 +34,16 @@ enum LocalFormat {
         return "\(seconds)s"
     }
 
+    /// A countdown to the second: `3d 12h 30m`, `1h 27m 05s`, `27m 05s`, `5s`.
+    static func countdown(_ milliseconds: Int64) -> String {
+        let seconds = max(0, milliseconds) / 1000
+        let (days, hours, minutes, rest) = (seconds / 86_400, seconds % 86_400 / 3600, seconds % 3600 / 60, seconds % 60)
+        if days > 0 { return "\(days)d \(hours)h \(minutes)m" }
+        if hours > 0 { return String(format: "%lldh %02lldm %02llds", hours, minutes, rest) }
+        if minutes > 0 { return String(format: "%lldm %02llds", minutes, rest) }
+        return "\(rest)s"
+    }
+
     /// A window length in minutes: `5-hour`, `7-day`, `90-minute`.
     static func window(minutes: Int64) -> String {
         if minutes % 1440 == 0 { return "\(minutes / 1440)-day" }

@@ -31,10 +31,23 @@ struct Option: Equatable {
         help: "the settings file (default: ${XDG_CONFIG_HOME:-~/.config}/unprompt/config.yaml)")
     static let since = Option(
         name: "--since", value: "DATE",
-        help: "from this local date, inclusive: YYYY-MM-DD, or YYYY-MM for the month's first day")
+        help: "from this local date, inclusive: YYYY-MM-DD, YYYY-MM (its first day), today, yesterday, or Nd, Nw, Nm (days, weeks, months ago)")
     static let until = Option(
         name: "--until", value: "DATE",
-        help: "through this local date, inclusive: YYYY-MM-DD, or YYYY-MM for the month's last day")
+        help: "through this local date, inclusive: YYYY-MM-DD, YYYY-MM (its last day), today, yesterday, or Nd, Nw, Nm")
+    static let last = Option(
+        name: "--last", value: "N",
+        help: "the last N days, weeks or months (the view's), today's included and whole; with --until, the N ending there")
+    static let startOfWeek = Option(
+        name: "--start-of-week", value: "DAY",
+        help: "mon or sun: the day weeks start on (default: the locale's, from LC_ALL, LC_TIME or LANG; else mon)")
+    static let wide = Option(name: "--wide", value: nil, help: "every column, whatever the terminal's width")
+    static let columns = Option(
+        name: "--columns", value: "LIST",
+        help: "only these columns after the first, in this order, comma-separated: total,cost,uses (an unknown one is refused with the list)")
+    static let live = Option(
+        name: "--live", value: nil,
+        help: "keep today on one screen, rescanned as logs change and ticking every second, until q or Ctrl-C (on a terminal)")
     static let tool = Option(
         name: "--tool", aliases: ["--reader"], value: "ID", repeatable: true,
         help: "only this tool (repeatable; `unprompt-scan readers list` shows the ids)")
@@ -63,10 +76,22 @@ struct Option: Equatable {
         help: "confirm it with context, never a number: no-work, \"worked HH:MM-HH:MM\", \"hours-changed SPEC\" or elsewhere (repeatable)")
     static let undo = Option(name: "--undo", value: nil, help: "remove the answer given for DATE")
     static let help = Option(name: "--help", aliases: ["-h"], value: nil, help: "show this help")
+    static let device = Option(
+        name: "--device", value: "WHICH",
+        help: "whose usage: all (default: this device and every device imported from the sync folder), this, or a device's id or label (`unprompt-scan devices` lists them)")
+    static let dir = Option(
+        name: "--dir", value: "DIR",
+        help: "the shared folder: for sync, the folder your sync engine keeps in step (default: the settings' sync-dir); for share and friends, a folder of friends' share files")
+    static let period = Option(name: "--period", value: "PERIOD", help: "day (default: today) or month (this month)")
+    static let what = Option(
+        name: "--what", value: "WHAT", help: "tokens (default): the period's tokens; trend: only the period against your own 30-day average")
+    static let by = Option(name: "--by", value: "WHAT", help: "rank by tokens (default) or by trend against each one's own 30-day average")
+    static let svg = Option(name: "--svg", value: "FILE", help: "also write the share card, a self-contained SVG image, to FILE")
 
     /// Every option of every command.
     static let all: [Option] = [
-        store, tz, json, csv, noScan, costMode, config, since, until, tool, month, out, port, host, interval, root, readersDir,
-        dryRun, at, version, yes, context, undo, help,
+        store, tz, json, csv, noScan, costMode, config, since, until, last, startOfWeek, tool, month, wide, columns, live, out,
+        port, host, interval, root, readersDir, dryRun, at, version, yes, context, undo, help,
+        device, dir, period, what, by, svg,
     ]
 }

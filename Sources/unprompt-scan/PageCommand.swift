@@ -11,12 +11,13 @@ enum PageCommand {
     static func report(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
         let month = try CalendarCommand.month(arguments.single(Option.month.name))
         let out = arguments.single(Option.out.name) ?? defaultFile
-        let view: OpenedView
+        let opened: ViewOpener.Opened
         switch try ViewOpener.open(arguments, catalog: catalog, environment: environment) {
-        case .success(let opened): view = opened
+        case .success(let success): opened = success
         case .failure(let failure): return failure.status
         }
-        let status = ScanWarning.status(view.scan)
+        let view = opened.view
+        let status = ExitCode.worst(ScanWarning.status(view.scan), opened.syncStatus)
         let html: String
         do {
             html = DashboardPage(report: try view.queries.dashboard(month: month), queries: view.queries, live: false).render().html

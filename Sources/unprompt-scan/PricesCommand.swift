@@ -1,13 +1,27 @@
 import Foundation
 import UnpromptKit
 
-/// `prices [--store PATH] [--json] [--at DATE]`: what the cost readings are computed with (`PriceListing`) — the bundled
+/// `prices [--wide] [--columns LIST] [--store PATH] [--json] [--at DATE]`: what the cost readings are computed with (`PriceListing`) — the bundled
 /// table's source, date and SHA-256 (checked against the file), the overlay, whether the user's override is
 /// in force — and every model in the store with the price row it resolves to; a model without one is listed
 /// as unpriced with its tokens; and the dated rows of models whose price changed (with `--at`, the rows in force
 /// that day). It reads the store as it is (read-only, no scan); no path is printed.
 enum PricesCommand {
+    static let columns: [Table.Column] = [
+        .label("model"), Table.Column("tokens", "tokens", .essential(1)), Table.Column("events", "events", .optional(2)),
+        Table.Column("price-row", "price row", .essential(2), alignment: .left, shortens: true),
+        Table.Column("from", "from", .optional(1), alignment: .left),
+    ]
+
+    /// The dated rows' table: not one `--columns` chooses from, so it only fits the width.
+    static let datedColumns: [Table.Column] = [
+        .label("price row"), Table.Column("from", "from", .essential(1), alignment: .left),
+        Table.Column("through", "through", .essential(1), alignment: .left), Table.Column("in", "$/M in", .essential(2)),
+        Table.Column("out", "$/M out", .essential(2)), Table.Column("source", "source", .optional(1), alignment: .left, shortens: true),
+    ]
+
     static func run(_ arguments: Arguments, environment: [String: String]) throws(UsageError) -> ExitCode {
+        let layout = try TableOptions.layout(arguments, environment: environment, columns: UsageTable.ids(columns), view: "prices")
         var at: Int64?
         if let text = arguments.single("--at") {
             guard let day = CivilDate.day(parsing: text) else { throw UsageError("--at: expected a date YYYY-MM-DD, got '\(text)'") }
@@ -26,8 +40,8 @@ enum PricesCommand {
                 return .invalidData
             }
         }
-        print(arguments.has("--json") ? json(listing).text : text(listing))
-        return .success
+        print(arguments.has("--json") ? json(listing).text : text(listing, layout: layout))
+        return StoreFailure.report(listing.storeProblems) ?? .success
     }
 
     static func json(_ listing: PriceListing) -> JSON {
@@ -72,7 +86,7 @@ enum PricesCommand {
         ])
     }
 
-    static func text(_ listing: PriceListing) -> String {
+    static func text(_ listing: PriceListing, layout: TableLayout) -> String {
         var lines: [String] = []
         if let manifest = listing.manifest {
             lines.append("price table: \(manifest.source), taken \(manifest.date)")
@@ -80,46 +94,50 @@ enum PricesCommand {
             let check = listing.digestMatches ? "matches the file" : "DOES NOT match the file \(PriceTable.bundledFile)"
             lines.append("  sha256 \(manifest.sha256) (\(check)); \(CountsFormat.grouped(listing.bundledRows)) rows")
         }
-        lines.append("overlay: \(CountsFormat.grouped(listing.overlayRows)) hand-written rows (retired ids, missing long-context rates), each citing its source")
+        lines.append("overlay: \(CountsFormat.grouped(listing.overlayRows)) hand-written rows (retired ids, missing long-context rates, models LiteLLM lacks), each citing its source")
         if let override = listing.override {
             lines.append("override: in force, \(CountsFormat.grouped(override.rows)) rows" + (override.skipped > 0 ? " (\(override.skipped) without an input and an output price, not used)" : ""))
         } else {
             lines.append("override: none (put prices.json, in this table's format, in the config directory to add or replace rows)")
         }
+        lines = Prose.wrap(lines, width: layout.width)
         if !listing.datedRows.isEmpty {
             let day = listing.at.map { " in force on \(CivilDate.dateString(ofDay: $0))" } ?? ""
-            lines.append("dated prices (each day is priced with the row in force that day, UTC)\(day):")
-            var dated = TextTable(header: ["price row", "from", "through", "$/M in", "$/M out", "source"])
+            lines += Prose.wrap(["dated prices (each day is priced with the row in force that day, UTC)\(day):"], width: layout.width)
+            var dated = Table(datedColumns)
             for row in listing.datedRows {
                 dated.add([
-                    row.key, row.undated ? "other days" : row.validFrom ?? "", row.undated ? "" : row.validUntil ?? "",
-                    row.inputPerMillion.map { PriceText.perMillion($0) } ?? "", row.outputPerMillion.map { PriceText.perMillion($0) } ?? "",
-                    row.source ?? "",
+                    Table.Cell(row.key), Table.Cell(row.undated ? "other days" : row.validFrom ?? ""),
+                    Table.Cell(row.undated ? "" : row.validUntil ?? ""),
+                    Table.Cell(row.inputPerMillion.map { PriceText.perMillion($0) } ?? ""),
+                    Table.Cell(row.outputPerMillion.map { PriceText.perMillion($0) } ?? ""), Table.Cell(row.source ?? ""),
                 ])
             }
-            lines += dated.render().map { "  " + $0 }
+            var datedLayout = TableLayout(width: layout.width, color: layout.color)
+            if layout.columns == .wide { datedLayout.columns = .wide }
+            lines += dated.render(datedLayout.indented(by: 2)).map { "  " + $0 }
         }
         guard !listing.models.isEmpty else {
             lines.append("no models in the store yet")
             return lines.joined(separator: "\n")
         }
-        var priced = TextTable(header: ["model", "tokens", "events", "price row", "from"])
+        var priced = Table(columns)
         for line in listing.models {
             priced.add([
-                line.model, CountsFormat.grouped(Int(line.tokens)), CountsFormat.grouped(Int(line.events)),
-                line.priceKey ?? "unpriced", line.layer ?? "",
+                Table.Cell(line.model), Table.Cell(CountsFormat.grouped(Int(line.tokens)), compact: LocalFormat.compact(line.tokens)),
+                Table.Cell(CountsFormat.grouped(Int(line.events))), Table.Cell(line.priceKey ?? "unpriced"), Table.Cell(line.layer ?? ""),
             ])
         }
         lines.append("models in the store:")
-        lines += priced.render().map { "  " + $0 }
+        lines += priced.render(layout.indented(by: 2)).map { "  " + $0 }
         let unpriced = listing.unpriced
         if unpriced.isEmpty {
             lines.append("every model in the store has a price")
         } else {
-            lines.append("unpriced (shown as unpriced in every view, their tokens still counted):")
-            for line in unpriced {
-                lines.append("  \(line.model): \(CountsFormat.grouped(Int(line.tokens))) tokens in \(CountsFormat.grouped(Int(line.events))) events")
-            }
+            lines += Prose.wrap(
+                ["unpriced (shown as unpriced in every view, their tokens still counted):"]
+                    + unpriced.map { "  \($0.model): \(CountsFormat.grouped(Int($0.tokens))) tokens in \(CountsFormat.grouped(Int($0.events))) events" },
+                width: layout.width)
         }
         return lines.joined(separator: "\n")
     }

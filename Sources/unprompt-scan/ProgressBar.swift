@@ -16,7 +16,7 @@ final class ProgressBar: Sendable {
     /// A progress callback for `Scanner.scan`, or nil when standard error is not a terminal.
     static func forScan(environment: [String: String]) -> (@Sendable (ScanProgress) -> Void)? {
         guard isatty(STDERR_FILENO) == 1, environment["TERM"] != "dumb" else { return nil }
-        let bar = ProgressBar(width: terminalWidth(environment))
+        let bar = ProgressBar(width: Terminal.width(of: STDERR_FILENO, environment) ?? 80)
         return { bar.update($0) }
     }
 
@@ -70,12 +70,5 @@ final class ProgressBar: Sendable {
         guard room >= 5 else { return String(text.prefix(max(0, width - 1))) }
         let filled = Int((fraction * Double(room)).rounded(.down))
         return text + " [" + String(repeating: "#", count: filled) + String(repeating: "-", count: room - filled) + "]"
-    }
-
-    private static func terminalWidth(_ environment: [String: String]) -> Int {
-        var size = winsize()
-        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
-        return 80
     }
 }

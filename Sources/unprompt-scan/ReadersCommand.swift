@@ -3,7 +3,7 @@ import UnpromptKit
 
 /// `readers list [--json]` and `readers validate FILE…`.
 enum ReadersCommand {
-    static func list(_ catalog: ReaderCatalog, json: Bool) -> ExitCode {
+    static func list(_ catalog: ReaderCatalog, json: Bool, environment: [String: String]) -> ExitCode {
         if json {
             let readers = catalog.descriptors.map { descriptor -> JSON in
                 .object([
@@ -13,11 +13,14 @@ enum ReadersCommand {
             }
             print(JSON.object([("readers", .array(readers))]).text)
         } else {
-            var table = TextTable(header: ["id", "name", "formats"], leftAligned: 3)
+            var table = Table([
+                .label("id"), Table.Column("name", "name", .essential(2), alignment: .left, shortens: true),
+                Table.Column("formats", "formats", .essential(1), alignment: .left),
+            ])
             for descriptor in catalog.descriptors {
-                table.add([descriptor.id, descriptor.name, formats(descriptor).joined(separator: ", ")])
+                table.add([Table.Cell(descriptor.id), Table.Cell(descriptor.name), Table.Cell(formats(descriptor).joined(separator: ", "))])
             }
-            print(table.render().joined(separator: "\n"))
+            print(table.render(TableLayout(width: Terminal.width(environment))).joined(separator: "\n"))
         }
         for error in catalog.errors { printError(error.description) }
         return catalog.errors.isEmpty ? .success : .invalidDescriptor
@@ -29,12 +32,18 @@ enum ReadersCommand {
         return descriptor.inputs.map(\.format.rawValue).filter { seen.insert($0).inserted }
     }
 
-    /// Each of `files` (one or more).
+    /// Each of `files` (one or more), with a warning (on stderr, not a failure) for each pattern that can take
+    /// exponential time (`PatternRisk`).
     static func validate(_ files: [String]) -> ExitCode {
         var failed = false
         for file in files {
             do {
                 let descriptor = try DescriptorLoader.load(path: file)
+                for pattern in descriptor.patterns where PatternRisk.nestsQuantifiers(pattern.text) {
+                    printError(
+                        "\(file):\(pattern.mark.line):\(pattern.mark.column): warning: '\(pattern.text)' repeats a group that itself repeats, which can take exponential time on a line that almost matches; each line's matching is bounded, and a line that runs out is skipped as pattern-too-slow"
+                    )
+                }
                 print("\(file): ok (\(descriptor.id))")
             } catch {
                 printError(error.description)

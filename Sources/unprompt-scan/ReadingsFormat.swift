@@ -55,6 +55,13 @@ enum ReadingsFormat {
         return text
     }
 
+    /// `text(_:)` in fewer columns: a cost with unpriced tokens beside it is at least its priced part,
+    /// `≥$12.34` (`≥~$12.34` when partly approximate).
+    static func compact(_ cost: CostReading) -> String {
+        guard cost.hasCost, cost.uncostedEvents > 0 else { return text(cost) }
+        return "≥" + (cost.approximateTokens > 0 ? "~" : "") + usd(cost.usd)
+    }
+
     static func usd(_ value: Double) -> String {
         if abs(value) >= 1 {
             let cents = Int((value * 100).rounded())
@@ -67,9 +74,16 @@ enum ReadingsFormat {
     static func text(_ water: WaterReading) -> String {
         let r = water.liters
         guard r.high > 0 else { return "" }
+        let scale = r.central < 1 ? 1000.0 : 1
+        return central(water) + " (\(number(r.low * scale))–\(number(r.high * scale)))"
+    }
+
+    /// The central estimate alone: `2.9 L`, in mL below a liter.
+    static func central(_ water: WaterReading) -> String {
+        let r = water.liters
+        guard r.high > 0 else { return "" }
         let milli = r.central < 1
-        let scale = milli ? 1000.0 : 1
-        return "\(number(r.central * scale)) \(milli ? "mL" : "L") (\(number(r.low * scale))–\(number(r.high * scale)))"
+        return "\(number(r.central * (milli ? 1000 : 1))) \(milli ? "mL" : "L")"
     }
 
     /// Three significant digits, without an exponent.

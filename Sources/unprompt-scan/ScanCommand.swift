@@ -6,27 +6,33 @@ enum ScanCommand {
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
         // Today is shown in the user's zone (`--tz`, else `TZ`, else the system zone); a bad zone, clock or
         // settings file is reported before any work is done.
-        let view: OpenedView
+        let opened: ViewOpener.Opened
         switch try ViewOpener.open(arguments, catalog: catalog, environment: environment, scan: true) {
-        case .success(let opened): view = opened
+        case .success(let success): opened = success
         case .failure(let failure): return failure.status
         }
+        let view = opened.view
         guard let report = view.scan else { preconditionFailure("a view opened with a scan has its report") }
+        let json = arguments.has("--json")
         let today: TodayReport
+        var limits: LimitsReport?
         do {
             today = try view.queries.today()
+            if !json { limits = try view.queries.limits() }
         } catch {
             return StoreFailure.report(error)
         }
-        if arguments.has("--json") {
-            print(JSON.object([("scan", json(report)), ("today", TodaySummary.json(today, view.queries))]).text)
-        } else {
-            print(text(report))
+        if let limits {
+            let layout = TableLayout(width: Terminal.width(environment), color: Terminal.colors(environment))
+            print(Prose.wrap(text(report), width: layout.width).joined(separator: "\n"))
             print(
-                TodaySummary.text(today, view.queries)
+                TodaySummary.text(today, limits: limits, view.queries, layout: layout)
                     + ConfirmationFormat.todayLines(today, view.queries, terminal: isatty(STDOUT_FILENO) == 1))
+        } else {
+            print(JSON.object([("scan", self.json(report)), ("today", TodaySummary.json(today, view.queries))]).text)
         }
-        return report.readEverything ? .success : .sourcesUnreadable
+        return StoreFailure.report(view.storeProblems)
+            ?? ExitCode.worst(report.readEverything ? .success : .sourcesUnreadable, opened.syncStatus)
     }
 
     static func json(_ report: ScanReport) -> JSON {

@@ -29,15 +29,7 @@ enum ServeCommand {
         do {
             source = try DashboardSource(request: request, descriptors: catalog.descriptors, environment: environment)
         } catch {
-            switch error {
-            case .settings(let error):
-                printError("unprompt-scan: settings: \(error.description)")
-                return .settings
-            case .readings(let error):
-                printError("unprompt-scan: \(error.message)")
-                return .invalidData
-            case .store(let error): return StoreFailure.report(error)
-            }
+            return try ViewOpener.status(of: error)
         }
         let server: HTTPServer
         do {

@@ -38,15 +38,7 @@ enum StatusLineCommand {
         do {
             queries = try UsageQueries.openStatusLine(request)
         } catch {
-            switch error {
-            case .settings(let error):
-                printError("unprompt-scan: settings: \(error.description)")
-                return .settings
-            case .readings(let error):
-                printError("unprompt-scan: \(error.message)")
-                return .invalidData
-            case .store(let error): return StoreFailure.report(error)
-            }
+            return try ViewOpener.status(of: error)
         }
         let report: StatusLineReport
         do {

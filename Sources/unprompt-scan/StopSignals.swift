@@ -1,16 +1,18 @@
 import Foundation
 
-/// SIGINT and SIGTERM ask a long-running command (`watch`, `serve`) to stop: the handler only writes one byte to
-/// the command's stop pipe (`write` is async-signal-safe), which wakes its `poll` and is seen as the stop flag
-/// between two pieces of work.
+/// SIGINT and SIGTERM (and, for `today --live`, SIGHUP) ask a long-running command (`watch`, `serve`,
+/// `today --live`) to stop: the handler only writes one byte to the command's stop pipe (`write` is
+/// async-signal-safe), which wakes its `poll` and is seen as the stop flag between two pieces of work.
 enum StopSignals {
     nonisolated(unsafe) static var descriptor: Int32 = -1
+    nonisolated(unsafe) static var signals: [Int32] = []
 
     /// Without a stop pipe (it could not be made) the default actions stay: a signal still ends the process.
-    static func install(wakingUp descriptor: Int32) {
+    static func install(wakingUp descriptor: Int32, signals: [Int32] = [SIGINT, SIGTERM]) {
         guard descriptor >= 0 else { return }
         self.descriptor = descriptor
-        for signal in [SIGINT, SIGTERM] {
+        self.signals = signals
+        for signal in signals {
             var action = sigaction()
             #if os(Linux)
                 action.__sigaction_handler.sa_handler = { _ in
@@ -30,13 +32,11 @@ enum StopSignals {
         // A parent may have started us with these blocked (a blocked mask is inherited through exec).
         var unblock = sigset_t()
         sigemptyset(&unblock)
-        sigaddset(&unblock, SIGINT)
-        sigaddset(&unblock, SIGTERM)
+        for signal in signals { sigaddset(&unblock, signal) }
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     }
 
     static func restore() {
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        for number in signals { signal(number, SIG_DFL) }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import UnpromptKit
 
-/// Today (`TodayReport`) as `unprompt-scan today` and a plain `unprompt-scan` print it.
+/// Today (`TodayReport`) as `unprompt-scan today`, `today --live` and a plain `unprompt-scan` print it.
 enum TodaySummary {
     /// One `daily` entry's shape (`date`, `totals`, `events`, `cost`, `water`, `byModel`, `costByModel`,
     /// `waterByModel`, `byTool`) with the zone and `readings` (the price table and water method), and then:
@@ -31,49 +31,76 @@ enum TodaySummary {
             ])
     }
 
-    static func text(_ result: TodayReport, _ queries: UsageQueries) -> String {
-        let heading = "today, \(CivilDate.dateString(ofDay: result.day)) (\(queries.zone.name)):"
+    /// The tool table's columns.
+    static let columns = UsageTable.columns("tool / model")
+
+    /// `today` and the plain scan: the limits close to a reset (`LimitsReport.closeToReset`).
+    static func text(_ result: TodayReport, limits: LimitsReport, _ queries: UsageQueries, layout: TableLayout) -> String {
+        lines(result, countdowns: limits.closeToReset(at: queries.now), at: queries.now, queries, layout: layout).joined(separator: "\n")
+    }
+
+    /// Today at `now` (the report's moment, or a later one of the same day for `today --live`):
+    /// - first, today's uses (personal and work, with work hours) beside today's tokens (the live estimate),
+    ///   then the cost at API rates and the water;
+    /// - the day, and how the tokens were measured; the work and personal tokens;
+    /// - `countdowns`, each with its reset and the time left (`seconds`: to the second);
+    /// - the tools and their models, then what the readings are.
+    static func lines(
+        _ result: TodayReport, countdowns: [LimitCountdown], at now: Int64, _ queries: UsageQueries, layout: TableLayout,
+        seconds: Bool = false
+    ) -> [String] {
+        let width = layout.width
         let reading = result.reading
         let events = result.usage.total.events
-        guard result.estimate.tokens > 0 || events > 0 else { return heading + " no usage recorded" }
-        let measured = "\(CountsFormat.grouped(Int(reading.tokens))) tokens in \(CountsFormat.grouped(Int(events))) event\(events == 1 ? "" : "s")"
-        var first = heading + " "
-        if let measuredAt = result.measuredAt {
-            if result.estimate.tokens == reading.tokens {
-                first += measured + (result.estimate.live ? ", live" : ", measured at " + LocalFormat.time(measuredAt, queries.calendar))
-            } else {
-                let pace = CountsFormat.grouped(Int(result.tokensPerMinute)) + " a minute"
-                first += "≈ \(CountsFormat.grouped(Int(result.estimate.tokens))) tokens, "
-                first += result.estimate.live
-                    ? "live: \(measured) measured at \(LocalFormat.time(measuredAt, queries.calendar, seconds: true)), then \(pace)"
-                    : "measured at \(LocalFormat.time(measuredAt, queries.calendar)): \(measured), then \(pace) for at most 3 minutes"
+        let estimate = result.liveEstimate(at: now)
+        let day = "\(WorkHours.dayNames[WorkHours.weekday(ofDay: result.day)]) \(CivilDate.dateString(ofDay: result.day)) (\(queries.zone.name))"
+        var lines: [String] = []
+        if estimate.tokens > 0 || events > 0 {
+            let work = !queries.workHours.isEmpty
+            var first = ["\(reading.uses) use\(reading.uses == 1 ? "" : "s") today" + (work ? " (personal \(reading.personalUses), work \(reading.workUses))" : "")]
+            first.append((estimate.tokens == reading.tokens ? "" : "≈ ") + CountsFormat.grouped(Int(estimate.tokens)) + " tokens")
+            let total = result.readings.total
+            first += [ReadingsFormat.text(total.cost), ReadingsFormat.central(total.water).isEmpty ? "" : "water " + ReadingsFormat.central(total.water)]
+                .filter { !$0.isEmpty }
+            lines += Prose.parts(first, width: width)
+            lines += Prose.parts([day, measurement(result, estimate, events: events, queries)], indent: "  ", width: width)
+            if work {
+                lines += Prose.wrap(
+                    "  tokens: work \(CountsFormat.grouped(Int(reading.workTokens))), personal \(CountsFormat.grouped(Int(reading.personalTokens)))"
+                        + " (work hours \(queries.workHours))", width: width)
             }
         } else {
-            first += measured
+            lines += Prose.wrap("no usage recorded today, \(day)", width: width)
         }
-        let total = result.readings.total
-        let cost = ReadingsFormat.text(total.cost)
-        let water = ReadingsFormat.text(total.water)
-        if !cost.isEmpty || !water.isEmpty {
-            first += " · " + [cost, water.isEmpty ? "" : "water " + water].filter { !$0.isEmpty }.joined(separator: " · ")
-        }
-        var lines = [first]
-        let work = !queries.workHours.isEmpty
-        lines.append(
-            "  uses: \(reading.uses)" + (work ? " (work \(reading.workUses), personal \(reading.personalUses))" : ""))
-        if work {
-            lines.append(
-                "  tokens: work \(CountsFormat.grouped(Int(reading.workTokens))), personal \(CountsFormat.grouped(Int(reading.personalTokens)))"
-                    + " (work hours \(queries.workHours))")
+        if !countdowns.isEmpty {
+            lines += Prose.wrap(
+                seconds ? "limits:" : "limits close to a reset (within \(LimitsReport.closeToResetMilliseconds / 3_600_000) hours):",
+                width: width)
+            lines += LimitsTable.countdowns(countdowns, at: now, queries, seconds: seconds).render(layout.indented(by: 2)).map { "  " + $0 }
         }
         if !result.usage.isEmpty {
-            var table = TextTable(header: UsageView.header("tool / model") + ["cost", "water"])
-            UsageView.addBreakdown(result.usage, to: &table, indent: "", readings: result.readings)
-            lines += table.render().map { "  " + $0 }
-            lines.append("  " + queries.readings.caption)
-            lines += ReadingsFormat.notes(total.cost, mode: queries.readings.mode, unpricedTokens: total.unpricedTokens)
-                .map { "  " + $0 }
+            var table = Table(columns)
+            UsageTable.addBreakdown(result.usage, to: &table, indent: "", readings: result.readings)
+            lines += table.render(layout.indented(by: 2)).map { "  " + $0 }
+            let total = result.readings.total
+            lines += Prose.wrap(
+                (["  " + queries.readings.caption]
+                    + ReadingsFormat.notes(total.cost, mode: queries.readings.mode, unpricedTokens: total.unpricedTokens).map { "  " + $0 }),
+                width: width)
         }
-        return lines.joined(separator: "\n")
+        return lines
+    }
+
+    /// How today's tokens were measured: at a scan, live for three minutes after it, or estimated at its pace.
+    static func measurement(_ result: TodayReport, _ estimate: LiveEstimate.Reading, events: Int64, _ queries: UsageQueries) -> String {
+        let measured = "\(CountsFormat.grouped(Int(result.reading.tokens))) tokens in \(CountsFormat.grouped(Int(events))) event\(events == 1 ? "" : "s")"
+        guard let measuredAt = result.measuredAt else { return measured }
+        if estimate.tokens == result.reading.tokens {
+            return measured + (estimate.live ? ", live" : ", measured at " + LocalFormat.time(measuredAt, queries.calendar))
+        }
+        let pace = CountsFormat.grouped(Int(result.tokensPerMinute)) + " a minute"
+        return estimate.live
+            ? "live: \(measured) measured at \(LocalFormat.time(measuredAt, queries.calendar, seconds: true)), then \(pace)"
+            : "measured at \(LocalFormat.time(measuredAt, queries.calendar)): \(measured), then \(pace) for at most 3 minutes"
     }
 }

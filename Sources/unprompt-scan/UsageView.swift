@@ -1,36 +1,7 @@
 import UnpromptKit
 
-/// How one period (or today) is shown: the same rows and keys in every view.
+/// How one period (or today) is written in JSON: the same keys in every view (`UsageTable` has its text).
 enum UsageView {
-    static func header(_ first: String) -> [String] {
-        [first, "input", "output", "cache read", "cache write 5m", "cache write 1h", "reasoning", "total", "events"]
-    }
-
-    static func row(_ label: String, _ cell: UsageCell) -> [String] {
-        [label] + CountsFormat.columns(cell.counts) + [CountsFormat.grouped(Int(cell.counts.total)), CountsFormat.grouped(Int(cell.events))]
-    }
-
-    /// The period's line, then one line per tool and, under it, one per model; with `readings`, each line
-    /// ends with its cost and water (and the period's line with `periodColumns`).
-    static func add(
-        _ usage: PeriodUsage, label: String, to table: inout TextTable, indent: String = "  ",
-        readings: ReadingsBreakdown? = nil, periodColumns: [String] = []
-    ) {
-        table.add(row(label, usage.total) + (readings.map { ReadingsFormat.columns($0.total) + periodColumns } ?? []))
-        addBreakdown(usage, to: &table, indent: indent, readings: readings)
-    }
-
-    static func addBreakdown(_ usage: PeriodUsage, to table: inout TextTable, indent: String, readings: ReadingsBreakdown? = nil) {
-        for tool in usage.byTool.keys.sorted() {
-            let toolReadings = readings.map { ReadingsFormat.columns($0.byTool[tool]) } ?? []
-            table.add(row(indent + tool, usage.total(ofTool: tool)) + toolReadings)
-            for (model, cell) in usage.byTool[tool]!.sorted(by: { $0.key < $1.key }) {
-                let modelReadings = readings.map { ReadingsFormat.columns($0.byToolModel[tool]?[model]) } ?? []
-                table.add(row(indent + "  " + model, cell) + modelReadings)
-            }
-        }
-    }
-
     /// `{label, "totals", "events", "byModel": {model: counts}, "byTool": {tool: {"totals", "events",
     /// "byModel"}}}`: counts objects have exactly the dry run's six keys. With `readings`, the period and each
     /// tool also have `"cost"` and `"water"`, and `"costByModel"` / `"waterByModel"` beside `"byModel"`;

@@ -71,48 +71,16 @@ struct CalendarViewTests {
         }
     }
 
-    /// Runs the binary on a pseudo-terminal (Python's pty module), returning what it wrote there.
-    func onATerminal(_ home: Home, _ arguments: [String], environment: [String: String]) throws -> String {
-        let script = """
-            import os, pty, subprocess, sys
-            master, slave = pty.openpty()
-            child = subprocess.Popen(sys.argv[1:], stdout=slave, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
-            os.close(slave)
-            out = b""
-            while True:
-                try:
-                    chunk = os.read(master, 65536)
-                except OSError:
-                    break
-                if not chunk:
-                    break
-                out += chunk
-            child.wait()
-            sys.stdout.buffer.write(out)
-            sys.exit(child.returncode)
-            """
-        let process = Binary.process(["--store", home.store] + arguments, environment: home.environment.merging(environment) { $1 })
-        process.arguments = ["python3", "-c", script, Binary.path] + (process.arguments ?? [])
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
-    }
-
     @Test func onATerminalBandsAreColorsUnlessNoColorIsSet() throws {
         let home = try Home(records: Self.february, codex: false)
         let now = clock("2026-02-08T12:00:00Z")
         _ = try home.run(["calendar"], environment: now)
-        let colored = try onATerminal(home, ["calendar", "--tz", "UTC", "--no-scan"], environment: now)
+        let colored = try home.onATerminal(["calendar", "--tz", "UTC", "--no-scan"], environment: now)
         // One shade per band; the number in it, no letter.
         #expect(colored.contains("\u{1B}[38;5;16;48;5;111m   300\u{1B}[0m"), "\(colored)")
         #expect(colored.contains("\u{1B}[38;5;231;48;5;25m  1.5k\u{1B}[0m"))
         #expect(!colored.contains("300 A"))
-        let plain = try onATerminal(home, ["calendar", "--tz", "UTC", "--no-scan"], environment: now.merging(["NO_COLOR": "1"]) { $1 })
+        let plain = try home.onATerminal(["calendar", "--tz", "UTC", "--no-scan"], environment: now.merging(["NO_COLOR": "1"]) { $1 })
         #expect(!plain.contains("\u{1B}"))
         #expect(plain.contains("   300 A    150 L "))
     }

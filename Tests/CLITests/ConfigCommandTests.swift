@@ -43,10 +43,12 @@ struct ConfigCommandTests {
         let cases: [([String], String)] = [
             (["set", "work-hours", "Mon-Fry 09:00-18:00"], "config set work-hours: column 5 of 'Mon-Fry 09:00-18:00': unknown day 'Fry'"),
             (["set", "work-hours", "Mon 09:10-18:00"], "column 8 of 'Mon 09:10-18:00': '09:10' is not on a quarter-hour"),
-            (["set", "work-hours"], "column 1 of '': expected days and hours"),
-            (["set", "colour", "blue"], "config: unknown setting 'colour'; settings: work-hours"),
-            (["get"], "config get needs a setting: work-hours"),
-            (["unset", "work-hours"], "config takes 'get work-hours' or 'set work-hours SPEC'"),
+            (["set", "work-hours"], "config set work-hours needs a value (or none)"),
+            (["set", "colour", "blue"], "config: unknown setting 'colour'; settings: work-hours, sync-dir, device-label, share-name"),
+            (["get"], "config get needs a setting: work-hours, sync-dir, device-label, share-name"),
+            (["unset", "work-hours"], "config takes 'get SETTING' or 'set SETTING VALUE'"),
+            (["set", "share-name", "a/b"], "config set share-name: the name holds '/'"),
+            (["set", "device-label", String(repeating: "x", count: 30)], "config set device-label: the name is longer than 24 characters"),
         ]
         for (arguments, message) in cases {
             let output = try home.run(["config"] + arguments + ["--config", file])

@@ -219,15 +219,15 @@ struct ConfirmCommandTests {
     @Test func aWaitingProposalEndsTodayOnlyOnATerminal() throws {
         let home = try home()
         let arguments = ["today", "--no-scan", "--tz", "UTC", "--config", config(home)]
-        let terminal = try CalendarViewTests().onATerminal(home, arguments, environment: clock())
+        let terminal = try home.onATerminal(arguments, environment: clock())
         #expect(terminal.hasSuffix("\nSunday 8 March is waiting to be confirmed: unprompt-scan confirm\n"), "\(terminal)")
-        let scan = try CalendarViewTests().onATerminal(home, ["--tz", "UTC", "--config", config(home)], environment: clock())
+        let scan = try home.onATerminal(["--tz", "UTC", "--config", config(home)], environment: clock())
         #expect(scan.hasSuffix("\nSunday 8 March is waiting to be confirmed: unprompt-scan confirm\n"), "\(scan)")
-        let json = try CalendarViewTests().onATerminal(home, arguments + ["--json"], environment: clock())
+        let json = try home.onATerminal(arguments + ["--json"], environment: clock())
         #expect(!json.contains("waiting") && (try? JSONTree(parsing: json)) != nil)
         #expect(!(try run(home, ["today", "--no-scan"])).stdout.contains("waiting"))
         // Before 18:00 the latest day not confirmed waits: Saturday.
-        let morning = try CalendarViewTests().onATerminal(home, arguments, environment: clock("2026-03-08T09:00:00Z"))
+        let morning = try home.onATerminal(arguments, environment: clock("2026-03-08T09:00:00Z"))
         #expect(morning.hasSuffix("\nSaturday 7 March is waiting to be confirmed: unprompt-scan confirm\n"), "\(morning)")
     }
 }

@@ -20,6 +20,8 @@ struct GoldenTests {
         /// The store it runs on: `main` is scanned by the first case; the others start empty.
         var store = "main"
         var status: Int32 = 0
+        /// `COLUMNS`: the width of a terminal (none: not a terminal, every column).
+        var columns: Int? = nil
         /// Standard input, when the command reads one.
         var input: String? = nil
     }
@@ -48,6 +50,15 @@ struct GoldenTests {
         Case(
             name: "daily-tools.json",
             arguments: ["daily", "--tool", "claude-code", "--tool", "codex", "--until", "2026-02-28", "--json"]),
+        Case(name: "weekly.txt", arguments: ["weekly"] + settings),
+        Case(name: "weekly.json", arguments: ["weekly", "--json"] + settings),
+        Case(name: "weekly-sunday.txt", arguments: ["weekly", "--start-of-week", "sun", "--tool", "claude-code"] + settings),
+        Case(name: "weekly-last.json", arguments: ["weekly", "--last", "2", "--start-of-week", "sun", "--json"] + settings),
+        Case(name: "daily-last.txt", arguments: ["daily", "--last", "9"] + settings),
+        Case(name: "daily-relative.txt", arguments: ["daily", "--since", "4w", "--until", "yesterday", "--tool", "claude-code"] + settings),
+        Case(name: "daily-columns.txt", arguments: ["daily", "--since", "2026-03", "--columns", "uses,cost,total"] + settings, columns: 80),
+        Case(name: "daily-wide.txt", arguments: ["daily", "--since", "2026-03", "--wide"] + settings, columns: 80),
+        Case(name: "monthly-last.txt", arguments: ["monthly", "--last", "1"] + settings),
         Case(name: "monthly.txt", arguments: ["monthly"] + settings),
         Case(name: "monthly.json", arguments: ["monthly", "--json"] + settings),
         Case(name: "daily.csv", arguments: ["daily", "--csv"] + settings),
@@ -79,9 +90,27 @@ struct GoldenTests {
         Case(name: "config-get.txt", arguments: ["config", "get", "work-hours"] + settings),
         Case(name: "config-get.json", arguments: ["config", "get", "work-hours", "--json"] + settings),
         Case(name: "report.html", arguments: ["report", "--no-scan", "--out", "-"] + settings),
+    ] + widths + [
         // Last: it records Claude's readings into the main store.
-        Case(name: "statusline.txt", arguments: ["statusline"], input: StatusLineSample.claudeCode),
+        Case(name: "statusline.txt", arguments: ["statusline"], input: StatusLineSample.claudeCode)
     ]
+
+    /// Every table view, and the calendar, laid out for terminals 80, 100, 120 and 200 columns wide (`widths/VIEW-WIDTH.txt`).
+    static let widths: [Case] = [
+        ("daily", ["daily"] + settings), ("weekly", ["weekly"] + settings), ("monthly", ["monthly"] + settings),
+        ("today", ["today", "--no-scan"] + settings), ("limits", ["limits", "--no-scan"] + settings),
+        ("limits-later", ["limits", "--no-scan"] + settings), ("prices", ["prices"]),
+        ("dry-run-path", [
+            "--dry-run", "--reader", "codex", corpus + "/codex/sessions/2026/02/20/rollout-2026-02-20T14-00-00-0001.jsonl",
+        ]),
+        ("readers-list", ["readers", "list"]), ("calendar", ["calendar", "--no-scan"] + settings),
+    ].flatMap { view, arguments in
+        [80, 100, 120, 200].map { (width: Int) in
+            Case(
+                name: "widths/\(view)-\(width).txt", arguments: arguments, now: view == "limits-later" ? "2026-03-10T15:30:00Z" : now,
+                columns: width)
+        }
+    }
 
     /// A scan's own time is the only output that differs between runs.
     static func normalized(_ text: String) -> String {
@@ -101,11 +130,15 @@ struct GoldenTests {
                 environment: [
                     "CLAUDE_CONFIG_DIR": Self.corpus + "/claude", "CODEX_HOME": Self.corpus + "/codex", "TZ": "UTC", "NO_COLOR": "1",
                     "UNPROMPT_NOW": golden.now,
-                ], input: golden.input)
+                ].merging(golden.columns.map { ["COLUMNS": String($0)] } ?? [:]) { $1 }, input: golden.input)
             #expect(output.status == golden.status, "\(golden.name): \(output.stderr)")
             #expect(output.stderr.isEmpty, "\(golden.name): \(output.stderr)")
             let path = Self.directory + "/" + golden.name
             let actual = Self.normalized(output.stdout)
+            if let width = golden.columns, golden.arguments.contains("--wide") == false {
+                let wide = actual.split(separator: "\n").filter { $0.count > width }
+                #expect(wide.isEmpty, "\(golden.name): lines wider than \(width) columns: \(wide)")
+            }
             if update {
                 try actual.write(toFile: path, atomically: true, encoding: .utf8)
                 continue

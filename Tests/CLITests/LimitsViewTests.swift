@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import UnpromptTestSupport
 
-/// `limits` as a person runs it: Codex's windows with their countdowns, Claude's 5-hour window and its
-/// limit-reached reset, and readings gone stale.
+/// `limits` as a person runs it: Codex's windows with their countdowns and pace, Claude's 5-hour window and
+/// its limit-reached reset, and readings gone stale.
 struct LimitsViewTests {
     typealias Record = ReportCommandTests.Record
     typealias Home = ReportCommandTests.Home
@@ -11,8 +11,9 @@ struct LimitsViewTests {
     func clock(_ instant: String) -> [String: String] { ["UNPROMPT_NOW": instant] }
 
     /// Claude requests at 09:10Z and 09:40Z on 2026-03-10 (the window 09:00 to 14:00), a limit-reached record at
-    /// 11:00Z saying it resets at 13:00Z; a Codex reading at 10:00Z: primary 12% of 300 minutes resetting at
-    /// 12:30Z, secondary 40% of 10,080 minutes resetting on the 14th at 00:00Z.
+    /// 11:00Z saying it resets at 13:00Z; a Codex reading at 10:00Z: its primary slot 12% of 300 minutes (the
+    /// five_hour window) resetting at 12:30Z, its secondary 40% of 10,080 minutes (weekly) resetting on the 14th
+    /// at 00:00Z.
     func home() throws -> Home {
         let home = try Home(
             records: [
@@ -58,15 +59,15 @@ struct LimitsViewTests {
         let home = try home()
         let json = try home.json(["limits", "--tz", "UTC"], environment: clock("2026-03-10T11:30:00Z"))
         #expect(json["now"] == .string("2026-03-10T11:30:00.000Z"))
-        let primary = limit(json, "codex", "primary")
-        #expect(primary?["usedPercent"] == .number(12))
-        #expect(primary?["windowMinutes"] == .number(300))
-        #expect(primary?["resetsAt"] == .string("2026-03-10T12:30:00.000Z"))
-        #expect(primary?["resetsInSeconds"] == .number(3600))
-        #expect(primary?["ageSeconds"] == .number(5400))
-        #expect(primary?["stale"] == .number(0))
-        let secondary = limit(json, "codex", "secondary")
-        #expect(secondary?["resetsInSeconds"] == .number(Double(3 * 86_400 + 12 * 3600 + 30 * 60)))
+        let fiveHour = limit(json, "codex", "five_hour")
+        #expect(fiveHour?["usedPercent"] == .number(12))
+        #expect(fiveHour?["windowMinutes"] == .number(300))
+        #expect(fiveHour?["resetsAt"] == .string("2026-03-10T12:30:00.000Z"))
+        #expect(fiveHour?["resetsInSeconds"] == .number(3600))
+        #expect(fiveHour?["ageSeconds"] == .number(5400))
+        #expect(fiveHour?["stale"] == .number(0))
+        let weekly = limit(json, "codex", "weekly")
+        #expect(weekly?["resetsInSeconds"] == .number(Double(3 * 86_400 + 12 * 3600 + 30 * 60)))
         let refused = limit(json, "claude-code", "limit_reached")
         #expect(refused?["resetsAt"] == .string("2026-03-10T13:00:00.000Z"))
         #expect(refused?["windowMinutes"] == .number(300), "Claude's window, as the reading names none")
@@ -80,37 +81,50 @@ struct LimitsViewTests {
         let text = try home.run(["limits", "--tz", "Asia/Kolkata", "--no-scan"], environment: clock("2026-03-10T11:30:00Z"))
         #expect(text.stdout == """
             limits at 17:00 (Asia/Kolkata)
+            tool / window          used  so far     cost   from            resets      in      pace               used up at this pace      logged
             claude-code
-              5-hour window: 90 tokens ($0.0005 at API list prices) so far, 14:30 to 18:30 (ends in 1h 30m, the reset logged with a limit-reached record)
-                pace since 14:30: 36 tokens an hour
-              limit reached at 16:30; resets at 18:30, in 1h 30m
+              5-hour window                  90  $0.0005  14:30             18:30  1h 30m      36/h
+              limit reached      100.0%                                     18:30  1h 30m                                                  30m ago
             codex
-              primary: 12.0% used of a 5-hour window; resets at 18:00, in 1h; logged 1h 30m ago
-                pace since 13:00: 4.8% an hour, 50% of the window's time passed; at this pace used up at 2026-03-11 09:50, after the reset
-              secondary: 40.0% used of a 7-day window; resets at 2026-03-14 05:30, in 3d 12h; logged 1h 30m ago
-                pace since 2026-03-07 05:30: 0.488% an hour, 49% of the window's time passed; at this pace used up at 2026-03-15 18:30, after the reset
+              five_hour, 5-hour   12.0%                                     18:00      1h    4.8%/h  2026-03-11 09:50, after the reset  1h 30m ago
+              weekly, 7-day       40.0%                          2026-03-14 05:30  3d 12h  0.488%/h  2026-03-15 18:30, after the reset  1h 30m ago
+            claude-code 5-hour window: derived from use; it ends at the reset a limit-reached record logged
+            pace: since the window started, an hour; used up: when that pace would use the window up, before or after its reset
 
             """)
+        // On 60 columns the start, the tokens, the cost and the age give way; the start fits back.
+        let narrow = try home.run(
+            ["limits", "--tz", "Asia/Kolkata", "--no-scan"], environment: clock("2026-03-10T11:30:00Z").merging(["COLUMNS": "60"]) { $1 })
+        #expect(narrow.stdout.split(separator: "\n").allSatisfy { $0.count <= 60 }, "\(narrow.stdout)")
+        #expect(narrow.stdout.contains("tool / window          used   from            resets      in\n"), "\(narrow.stdout)")
+        #expect(narrow.stdout.contains("  weekly, 7-day       40.0%         2026-03-14 05:30  3d 12h\n"), "\(narrow.stdout)")
+        // On 47, the dates of resets after today lose their year, and the start goes.
+        let narrower = try home.run(
+            ["limits", "--tz", "Asia/Kolkata", "--no-scan"], environment: clock("2026-03-10T11:30:00Z").merging(["COLUMNS": "47"]) { $1 })
+        #expect(narrower.stdout.split(separator: "\n").allSatisfy { $0.count <= 47 }, "\(narrower.stdout)")
+        #expect(narrower.stdout.contains("  weekly, 7-day      40.0%  03-14 05:30  3d 12h\n"), "\(narrower.stdout)")
     }
 
     @Test func aReadingOlderThanItsWindowIsShownAsStaleWithItsAge() throws {
         let home = try home()
         _ = try home.run(["limits"], environment: clock("2026-03-10T11:30:00Z"))
-        // 15:30Z: the primary reading is 5 h 30 min old, older than its 5 hours; the secondary is not.
+        // 15:30Z: the 5-hour reading is 5 h 30 min old, older than its 5 hours; the weekly one is not.
         let json = try home.json(["limits", "--tz", "UTC", "--no-scan"], environment: clock("2026-03-10T15:30:00Z"))
-        #expect(limit(json, "codex", "primary")?["stale"] == .number(1))
-        #expect(limit(json, "codex", "primary")?["ageSeconds"] == .number(19_800))
-        #expect(limit(json, "codex", "secondary")?["stale"] == .number(0))
+        #expect(limit(json, "codex", "five_hour")?["stale"] == .number(1))
+        #expect(limit(json, "codex", "five_hour")?["ageSeconds"] == .number(19_800))
+        #expect(limit(json, "codex", "weekly")?["stale"] == .number(0))
         #expect(limit(json, "claude-code", "limit_reached")?["stale"] == .number(0), "4 h 30 min old")
         #expect(limit(json, "claude-code", "limit_reached")?["resetPassed"] == .number(1))
         #expect(json["fiveHourWindows"] == .array([]), "the window ended at its reset and nothing was asked since")
         let text = try home.run(["limits", "--tz", "UTC", "--no-scan"], environment: clock("2026-03-10T15:30:00Z"))
-        #expect(text.stdout.contains("  primary: 12.0% used of a 5-hour window; stale: logged 5h 30m ago, longer ago than its window lasts\n"), "\(text.stdout)")
-        #expect(text.stdout.contains("  limit reached at 11:00; reset at 13:00, 2h 30m ago; no reading since\n"), "\(text.stdout)")
-        #expect(text.stdout.contains("  5-hour window: none in progress; the next starts with the next request\n"))
+        #expect(text.stdout.contains("  five_hour, 5-hour   12.0%                                         stale                                               5h 30m ago\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("codex five_hour, 5-hour: stale, logged longer ago than its window lasts\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("  limit reached      100.0%                                 13:00  passed                                               4h 30m ago\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("claude-code limit reached: reset 2h 30m ago; no reading since\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("claude-code 5-hour window: none in progress; the next starts with the next request\n"))
         // A view at a moment before a reading was logged does not see it.
         let early = try home.json(["limits", "--tz", "UTC", "--no-scan"], environment: clock("2026-03-10T09:30:00Z"))
-        #expect(limit(early, "codex", "primary") == nil)
+        #expect(limit(early, "codex", "five_hour") == nil)
         #expect(windowWithoutCost(early) == .array([.object([
             "tool": .string("claude-code"), "start": .string("2026-03-10T09:00:00.000Z"), "end": .string("2026-03-10T14:00:00.000Z"),
             "tokens": .number(90), "endFromLimit": .number(0), "tokensPerHour": .number(180),

@@ -292,11 +292,26 @@ struct ReportCommandTests {
         let cases: [([String], String)] = [
             (["daily", "--since", "2026-02-30"], "--since: '2026-02-30' is not a date"),
             (["daily", "--until", "2026-13-01"], "--until: '2026-13-01' is not a date"),
-            (["daily", "--since", "yesterday"], "--since: expected a local date YYYY-MM-DD"),
+            (["daily", "--since", "the day before"], "--since: expected a local date YYYY-MM-DD, a month YYYY-MM, today, yesterday, or Nd, Nw, Nm"),
             (["daily", "--since", "2026-1-5"], "--since: expected a local date YYYY-MM-DD"),
             (["monthly", "--until", "2026-13"], "--until: '2026-13' is not a month"),
-            (["monthly", "--since", "26-01"], "--since: expected a month YYYY-MM"),
+            (["monthly", "--since", "26-01"], "--since: expected a local date YYYY-MM-DD, a month YYYY-MM"),
+            (["weekly", "--since", "0w"], "--since: '0w' counts back 1 to 10000 days, weeks or months"),
             (["daily", "--since", "2026-02-01", "--until", "2026-01-31"], "--since is after --until"),
+            (["daily", "--since", "today", "--until", "yesterday"], "--since is after --until"),
+            (["daily", "--last", "0"], "--last takes a number of periods from 1 to 10000, got '0'"),
+            (["monthly", "--last", "3m"], "--last takes a number of periods from 1 to 10000, got '3m'"),
+            (["weekly", "--last", "2", "--since", "2026-01-01"], "--last and --since both say where the view starts: give one of them"),
+            (["weekly", "--start-of-week", "tue"], "--start-of-week: expected mon or sun, got 'tue'"),
+            (["daily", "--start-of-week", "sun"], "daily does not take --start-of-week"),
+            (["daily", "--columns", "total,bogus"], "--columns: unknown column 'bogus'; daily has input, output, cache-read, cache-write-5m, cache-write-1h, reasoning, total, events, cost, water, bottle, uses, work"),
+            (["weekly", "--columns", "total,,cost"], "--columns: an empty column name in 'total,,cost'; weekly has "),
+            (["monthly", "--columns", "bottle"], "--columns: unknown column 'bottle'; monthly has "),
+            (["prices", "--columns", "water"], "--columns: unknown column 'water'; prices has tokens, events, price-row, from"),
+            (["limits", "--columns", "total"], "--columns: unknown column 'total'; limits has used, tokens, cost, from, resets, in, pace, used-up, logged"),
+            (["today", "--wide", "--columns", "total"], "--wide shows every column and --columns only some: give one of them"),
+            (["today", "--live"], "today --live draws on a terminal, and standard input and output are not both one"),
+            (["today", "--live", "--json"], "today --live does not take --json"),
             (["daily", "--tz", "Mars/Olympus_Mons"], "--tz: unknown time zone 'Mars/Olympus_Mons'"),
             (["monthly", "--tz", ""], "--tz needs a value, and was given an empty one"),
             (["daily", "--tz"], "--tz needs a value"),
@@ -423,10 +438,9 @@ struct ReportCommandTests {
         #expect(text.status == 0)
         let lines = text.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("scanned 1 sources: 0 read") == true, "\(text.stdout)")
-        #expect(
-            lines.count > 2 && lines[1].hasPrefix("today, 2026-03-10 (UTC): 105 tokens in 1 event, live · $0.0006 · water ")
-                && lines[1].hasSuffix(" mL (0.00850–0.282)"), "\(text.stdout)")
-        #expect(lines.count > 2 && lines[2] == "  uses: 1", "\(text.stdout)")
+        #expect(lines.count > 2 && lines[1] == "1 use today · 105 tokens · $0.0006 · water 0.0593 mL", "\(text.stdout)")
+        #expect(lines.count > 2 && lines[2] == "  Tue 2026-03-10 (UTC) · 105 tokens in 1 event, live", "\(text.stdout)")
+        #expect(lines.contains { $0.hasSuffix(" mL (0.00850–0.282)") }, "the table has the water's range")
         #expect(lines.contains { $0.hasPrefix("    claude-sonnet-4-5 ") })
     }
 
@@ -436,7 +450,7 @@ struct ReportCommandTests {
         #expect(output.status == 0)
         let lines = output.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
-        #expect(lines.last?.hasSuffix(" (UTC): no usage recorded") == true, "\(output.stdout)")
+        #expect(lines.last?.hasPrefix("no usage recorded today, ") == true && lines.last?.hasSuffix(" (UTC)") == true, "\(output.stdout)")
         let json = try home.json(["--tz", "UTC"])
         #expect(json["today"]?["totals"] == Counts().tree)
         #expect(json["today"]?["events"] == .number(0))

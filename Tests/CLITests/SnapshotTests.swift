@@ -58,9 +58,9 @@ struct SnapshotTests {
         // Ids only: the tools, the models the store holds, the limit windows and the band names.
         let models = try StoreReader.totalsByModel(store: home.store).keys.map { String($0.split(separator: "/", maxSplits: 1)[1]) }
         let assumptions = ["standard-rate-for-tier", "standard-region", "standard-speed", "standard-tier"]
-        let allowed = Set(["claude-code", "codex", "primary", "secondary", "limit_reached", "zero", "less", "average", "more", "much-more"] + models + assumptions)
+        let allowed = Set(["claude-code", "codex", "five_hour", "weekly", "limit_reached", "zero", "less", "average", "more", "much-more"] + models + assumptions)
         let found = strings(snapshot)
-        #expect(!found.isEmpty && found.contains("claude-code") && found.contains("gpt-5") && found.contains("average") && found.contains("primary"))
+        #expect(!found.isEmpty && found.contains("claude-code") && found.contains("gpt-5") && found.contains("average") && found.contains("five_hour"))
         for string in found { #expect(allowed.contains(string), "'\(string)' is not an enumerated id") }
         #expect(!output.stdout.contains(home.root) && !output.stdout.contains("project"))
 
@@ -82,7 +82,7 @@ struct SnapshotTests {
         #expect(days.last?["band"] == .string("average"), "the first day with usage")
         #expect(days.dropLast().allSatisfy { $0["tokens"] == .number(0) && $0["band"] == .string("zero") })
         #expect(limits.count == 3)
-        #expect(limits.first { $0["window"] == .string("primary") }?["resetsAt"] == .number(1_773_145_800_000))
+        #expect(limits.first { $0["window"] == .string("five_hour") }?["resetsAt"] == .number(1_773_145_800_000))
     }
 
     @Test func aSnapshotOfNothingStillValidates() throws {

@@ -34,7 +34,7 @@ struct StatusLineTests {
             """
             import sqlite3, sys
             db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
-            for row in db.execute("SELECT window, time, used_percent, window_minutes, resets_at FROM limit_samples WHERE window IN ('five_hour', 'seven_day') ORDER BY window, time"):
+            for row in db.execute("SELECT window, time, used_percent, window_minutes, resets_at FROM limit_samples WHERE tool = 'claude-code' AND window IN ('five_hour', 'seven_day') ORDER BY window, time"):
                 print(*row)
             """, arguments: [store]
         ).split(separator: "\n").map(String.init)

@@ -32,19 +32,19 @@ struct TodayViewTests {
         #expect(minute["tokens"] == .number(165), "the measured count does not move")
         let minuteText = try home.run(["today", "--tz", "UTC", "--no-scan"], environment: clock("2026-03-10T10:06:00Z"))
         // 11 units of Sonnet 4.5 at $78.90 per million units (see ReportCommandTests): $0.0008679.
+        #expect(lines(minuteText).first?.hasPrefix("1 use today · ≈ 173 tokens · $0.0009 · water ") == true, "\(minuteText.stdout)")
         #expect(
-            lines(minuteText).first?.hasPrefix(
-                "today, 2026-03-10 (UTC): ≈ 173 tokens, live: 165 tokens in 2 events measured at 10:05:00, then 8 a minute · $0.0009 · water ")
-                == true)
+            lines(minuteText).dropFirst().first
+                == "  Tue 2026-03-10 (UTC) · live: 165 tokens in 2 events measured at 10:05:00, then 8 a minute", "\(minuteText.stdout)")
 
         // Ten minutes later: capped at three minutes (165 + 24.75), and shown as measured at 10:05.
         let later = try home.json(["today", "--tz", "UTC", "--no-scan"], environment: clock("2026-03-10T10:15:00Z"))
         #expect(later["estimate"] == .object(["tokens": .number(189), "live": .number(0)]))
         let laterText = try home.run(["today", "--tz", "UTC", "--no-scan"], environment: clock("2026-03-10T10:15:00Z"))
+        #expect(lines(laterText).first?.hasPrefix("1 use today · ≈ 189 tokens · $0.0009 · ") == true, "\(laterText.stdout)")
         #expect(
-            lines(laterText).first?.hasPrefix(
-                "today, 2026-03-10 (UTC): ≈ 189 tokens, measured at 10:05: 165 tokens in 2 events, then 8 a minute for at most 3 minutes · $0.0009 · "
-            ) == true)
+            lines(laterText).dropFirst().first
+                == "  Tue 2026-03-10 (UTC) · measured at 10:05: 165 tokens in 2 events, then 8 a minute for at most 3 minutes")
 
         // Past midnight the new day starts from zero, and nothing is extrapolated into it this long after.
         let tomorrow = try home.json(["today", "--tz", "UTC", "--no-scan"], environment: clock("2026-03-11T00:01:00Z"))
@@ -53,7 +53,7 @@ struct TodayViewTests {
         #expect(tomorrow["estimate"] == .object(["tokens": .number(0), "live": .number(0)]))
         #expect(tomorrow["measuredAt"] == .string("2026-03-10T10:05:00.000Z"))
         let tomorrowText = try home.run(["today", "--tz", "UTC", "--no-scan"], environment: clock("2026-03-11T00:01:00Z"))
-        #expect(tomorrowText.stdout == "today, 2026-03-11 (UTC): no usage recorded\n")
+        #expect(tomorrowText.stdout == "no usage recorded today, Wed 2026-03-11 (UTC)\n")
 
         // A view at a moment before the measurement does not use it.
         let before = try home.json(["today", "--tz", "UTC", "--no-scan"], environment: clock("2026-03-10T10:04:00Z"))
@@ -86,7 +86,7 @@ struct TodayViewTests {
         #expect(utc["personal"] == .object(["tokens": .number(135), "uses": .number(2)]))
         #expect(utc["workHours"] == .string("Mon-Fri 09:00-18:00"))
         let text = lines(try home.run(["today", "--tz", "UTC", "--no-scan"] + settings, environment: clock("2026-01-05T20:00:00Z")))
-        #expect(text.count > 2 && text[1] == "  uses: 3 (work 1, personal 2)", "\(text)")
+        #expect(text.first?.hasPrefix("3 uses today (personal 2, work 1) · 225 tokens · $") == true, "\(text)")
         #expect(text.count > 2 && text[2] == "  tokens: work 90, personal 135 (work hours Mon-Fri 09:00-18:00)", "\(text)")
 
         // In Kolkata (+05:30) the same records are 14:00, 14:45, 17:30 and 23:40: the first three are work.
@@ -112,7 +112,7 @@ struct TodayViewTests {
 
         // Without work hours, every use is personal and no work line is printed.
         let plain = try home.run(["today", "--tz", "UTC", "--no-scan", "--config", home.root + "/none.yaml"], environment: clock("2026-01-05T20:00:00Z"))
-        #expect(lines(plain).count > 1 && lines(plain)[1] == "  uses: 3")
+        #expect(lines(plain).first?.hasPrefix("3 uses today · 225 tokens · $") == true, "\(plain.stdout)")
         #expect(!plain.stdout.contains("work"))
     }
 

@@ -116,6 +116,23 @@ final class DescriptorLoaderTests: XCTestCase {
         guard case .always(true) = record.counting.outputIncludesReasoning else { return XCTFail("output_includes_reasoning") }
     }
 
+    /// An input of limit readings only has no records; its limit rule may select array elements. Without
+    /// limits, records stay required.
+    func testAnInputWithLimitsNeedsNoRecords() throws {
+        let text = replacing(9...16, with: [
+            "    limits:",
+            "      - select: \"samples[]\"",
+            "        time: { path: t, as: epoch_ms }",
+            "        windows:",
+            "          - { name: five_hour, used_percent: u.fh }",
+        ])
+        let input = try DescriptorLoader.load(text: text, file: "l.yaml").inputs[0]
+        XCTAssertTrue(input.records.isEmpty)
+        XCTAssertEqual(input.limits.first?.select?.kind, .arrayElements)
+        XCTAssertEqual(input.limits.first?.select?.path.components, [.key("samples")])
+        assertError(replacing(9...16, with: []), line: 5, column: 5, "records")
+    }
+
     func testCodexDescriptorLoads() throws {
         let d = try DescriptorLoader.load(text: try Self.readerText("codex.yaml"), file: "codex.yaml")
         XCTAssertEqual(d.id, "codex")
@@ -445,9 +462,22 @@ final class DescriptorLoaderTests: XCTestCase {
         let record = try DescriptorLoader.load(text: text, file: "t.yaml").inputs[0].records[0]
         XCTAssertEqual(record.tokens.input?.addends.count, 2)
         XCTAssertEqual(record.tokens.total?.addends.count, 2)
-        guard case .byTotal(true) = record.counting.inputIncludesCache,
-            case .byTotal(false) = record.counting.outputIncludesReasoning
+        guard case .byTotal(true, true) = record.counting.inputIncludesCache,
+            case .byTotal(false, false) = record.counting.outputIncludesReasoning
         else { return XCTFail("by_total flags with their defaults") }
+    }
+
+    func testByTotalTakesAFlagForRecordsWithoutATotal() throws {
+        let text = replacing(
+            13...16,
+            with: [
+                "          input: in", "          total: t", "        counting:", "          input_includes_cache: { by_total: true }",
+                "          output_includes_reasoning: { by_total: true, without_total: false }",
+            ])
+        let record = try DescriptorLoader.load(text: text, file: "t.yaml").inputs[0].records[0]
+        guard case .byTotal(true, true) = record.counting.inputIncludesCache,
+            case .byTotal(true, false) = record.counting.outputIncludesReasoning
+        else { return XCTFail("without_total is kept apart from by_total") }
     }
 
     func testAutoOnlyForInputIncludesCache() {
@@ -747,7 +777,8 @@ final class DescriptorLoaderTests: XCTestCase {
 
         var loaded = 0, failed = 0
         for mutant in mutants {
-            let lineCount = mutant.components(separatedBy: "\n").count
+            // Lines as YAML breaks them: a flipped bit can make a carriage return, a break of its own.
+            let lineCount = mutant.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).count
             do {
                 _ = try DescriptorLoader.load(text: mutant, file: "codex.yaml")
                 loaded += 1

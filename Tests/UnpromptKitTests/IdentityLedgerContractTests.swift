@@ -7,7 +7,10 @@ import Testing
 /// the same admissions for the same records.
 enum LedgerKind: String, CaseIterable, CustomTestStringConvertible {
     case memory
+    case compact
     case sqlite
+    /// The store's ledger through an `IdentityBatch` made for each record: read up front, written back after.
+    case batch
 
     var testDescription: String { rawValue }
 
@@ -17,13 +20,28 @@ enum LedgerKind: String, CaseIterable, CustomTestStringConvertible {
         case .memory:
             var deduplicator = Deduplicator(MemoryIdentityLedger())
             return Admitter { deduplicator.admit($0) }
+        case .compact:
+            var deduplicator = Deduplicator(CompactIdentityLedger())
+            return Admitter { deduplicator.admit($0) }
         case .sqlite:
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString)").path
-            let path = directory + "/u.sqlite"
-            _ = try UsageStore(path: path)
-            var deduplicator = Deduplicator(SQLiteIdentityLedger(database: try Database(path: path, options: [.readWrite])))
+            var deduplicator = Deduplicator(
+                try SQLiteIdentityLedger(database: try Database(path: try Self.freshStorePath(), options: [.readWrite])))
             return Admitter { try deduplicator.admit($0) }
+        case .batch:
+            let stored = try SQLiteIdentityLedger(database: try Database(path: try Self.freshStorePath(), options: [.readWrite]))
+            return Admitter { event in
+                var deduplicator = Deduplicator(try IdentityBatch(for: [event], from: stored))
+                let admission = deduplicator.admit(event)
+                try deduplicator.ledger.write(to: stored)
+                return admission
+            }
         }
+    }
+
+    private static func freshStorePath() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-\(UUID().uuidString)").path + "/u.sqlite"
+        _ = try UsageStore(path: path)
+        return path
     }
 }
 
@@ -161,6 +179,28 @@ func theFirstRegistrationOfAnAliasStays(_ kind: LedgerKind) throws {
     #expect(try d.admit(aliased(idA, check: true)) == .duplicate, "idA's own copy: a duplicate by its identity")
 }
 
+/// Records of one alias group never catch one another by the alias; a record of another group that
+/// registered it first does (Copilot's per-request rows and its session totals stand for the same usage).
+@Test(arguments: LedgerKind.allCases)
+func anAliasGroupCatchesOnlyAnotherGroup(_ kind: LedgerKind) throws {
+    let alias = Identity(high: 9, low: 9)
+    let rows = Identity(high: 70, low: 1)
+    let totals = Identity(high: 70, low: 2)
+    func grouped(_ identity: Identity, _ group: Identity) -> TokenEvent {
+        TokenEvent(
+            tool: "t", time: 0, model: "m", counts: TokenCounts(input: 1), identity: identity, keep: .first, alias: alias,
+            checkAlias: true, aliasOwner: group)
+    }
+    let d = try kind.fresh()
+    #expect(try d.admit(grouped(idA, totals)) == .counted, "the first session total registers for its group")
+    #expect(try d.admit(grouped(idB, totals)) == .counted, "a second total of the same group is not caught")
+    #expect(try d.admit(grouped(Identity(high: 5, low: 5), rows)) == .duplicate, "a row, once totals came first")
+    let e = try kind.fresh()
+    #expect(try e.admit(grouped(idA, rows)) == .counted)
+    #expect(try e.admit(grouped(idB, rows)) == .counted, "rows of one session")
+    #expect(try e.admit(grouped(Identity(high: 5, low: 5), totals)) == .duplicate, "a total, once rows came first")
+}
+
 @Test(arguments: LedgerKind.allCases)
 func aNilIdentityIsAlwaysCounted(_ kind: LedgerKind) throws {
     let d = try kind.fresh()
@@ -193,4 +233,42 @@ func totalsHoldOneCopyPerIdentity(_ kind: LedgerKind) throws {
     #expect(totals.events == 2)
     #expect(totals.byModel == ["a": TokenCounts(input: 8), "b": TokenCounts(input: 1)])
     #expect(totals.byDay == [0: TokenCounts(input: 8), 1: TokenCounts(input: 1)])
+}
+
+/// Many identities, all alike in their low bits (where a hash table would place them), each keeps its own entry:
+/// a later copy of each finds what that identity contributed, a count beyond 32 bits and a logged cost included.
+@Test(arguments: LedgerKind.allCases)
+func manyIdentitiesEachKeepTheirOwnContribution(_ kind: LedgerKind) throws {
+    let d = try kind.fresh()
+    func record(_ index: Int, input: Int64) -> TokenEvent {
+        TokenEvent(
+            tool: "t", time: Int64(index) * Bucket.quarterMilliseconds, model: "m\(index % 3)",
+            counts: TokenCounts(input: input, output: Int64(index)), loggedCost: index % 5 == 0 ? 0.5 : nil,
+            identity: Identity(high: UInt64(index), low: UInt64(index % 4) << 40),
+            keep: index % 2 == 0 ? .largest : .first)
+    }
+    let count = 1_500
+    let inputs = (0..<count).map { $0 == 8 ? Int64(5_000_000_000) : Int64($0 + 1) }
+    for index in 0..<count { #expect(try d.admit(record(index, input: inputs[index])) == .counted) }
+    for index in 0..<count {
+        let admission = try d.admit(record(index, input: inputs[index] + 1))
+        #expect(admission == (index % 2 == 0 ? replaced(record(index, input: inputs[index])) : .duplicate), "\(index)")
+    }
+}
+
+/// A record the ledger holds under the hash it had before keys were canonical (`legacyIdentity`) is the same
+/// record under its new hash: a copy carrying both counts nothing, and so do later copies with the new hash only.
+@Test(arguments: LedgerKind.allCases)
+func aRecordHeldUnderItsOldHashIsKnownByItsNewOne(_ kind: LedgerKind) throws {
+    let d = try kind.fresh()
+    let old = Identity(high: 7, low: 8)
+    #expect(try d.admit(event(5, identity: old, keep: .first)) == .counted)
+    let copy = TokenEvent(
+        tool: "t", time: 0, model: "m", counts: TokenCounts(input: 5), identity: idA, legacyIdentity: old, keep: .first)
+    #expect(try d.admit(copy) == .duplicate)
+    #expect(try d.admit(event(5, identity: idA, keep: .first)) == .duplicate)
+    let fresh = TokenEvent(
+        tool: "t", time: 0, model: "m", counts: TokenCounts(input: 5), identity: idB, legacyIdentity: Identity(high: 9, low: 9),
+        keep: .first)
+    #expect(try d.admit(fresh) == .counted, "an old hash nothing holds changes nothing")
 }

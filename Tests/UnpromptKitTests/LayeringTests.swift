@@ -19,7 +19,9 @@ let layers: [(folder: String, rank: Int)] = [
     // The store implements the scanner's ledger.
     ("Store", 6),
     ("Queries", 7),
-    ("CLI", 8),
+    // Exports between devices and share codes between friends: formats and merge rules over the queries' numbers.
+    ("Exchange", 8),
+    ("CLI", 9),
 ]
 
 /// A use of a name declared in a folder the flow puts at or above the user.

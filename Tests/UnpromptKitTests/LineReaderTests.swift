@@ -189,7 +189,7 @@ final class LineReaderTests: XCTestCase {
         XCTAssertEqual(Set(r.events.compactMap(\.identity)).count, 3)
         XCTAssertEqual(r.limits, [
             LimitSample(
-                tool: "codex", time: Self.codexT0 + 2000, window: "primary", usedPercent: 12.5, windowMinutes: 300,
+                tool: "codex", time: Self.codexT0 + 2000, window: "five_hour", usedPercent: 12.5, windowMinutes: 300,
                 resetsAt: 1_735_700_000_000),
             LimitSample(
                 tool: "codex", time: Self.codexT0 + 6000, window: "primary", usedPercent: 40, windowMinutes: nil,
@@ -288,6 +288,56 @@ final class LineReaderTests: XCTestCase {
         let second = try read(d, path, from: first.endOffset, state: first.state)
         XCTAssertEqual(inputs(second), [2])
         XCTAssertEqual(second.endOffset, Int64(full.utf8.count))
+    }
+
+    func testLineLongerThanTheLimitIsSkippedWithoutBeingHeldWhole() throws {
+        let d = try simpleDescriptor()
+        let reader = try XCTUnwrap(reader(d) as? LineReader)
+        let long = #"{"ts":"\#(Self.ts)","pad":""# + String(repeating: "z", count: 20 << 20) + #"","in":9}"# + "\n"
+        let content = line(1) + long + line(2)
+        let result = try reader.read(path: write("long.jsonl", content), sourceKey: "s", from: 0, state: SourceState())
+        XCTAssertEqual(inputs(result), [1, 2])
+        XCTAssertEqual(result.skipped, [SkipReason.lineTooLong: 1])
+        XCTAssertEqual(result.problems, [ReadProblem(line: 2, reason: SkipReason.lineTooLong)])
+        XCTAssertEqual(result.lines, 3)
+        XCTAssertEqual(result.endOffset, Int64(content.utf8.count))
+        // Two workers each holding a buffer stay within a quarter of the 40 MB memory budget.
+        XCTAssertLessThanOrEqual(2 * reader.bufferCapacity, 20 << 20)
+    }
+
+    func testLongFileWithoutANewlineIsNeverHeldWhole() throws {
+        let d = try simpleDescriptor()
+        let reader = try XCTUnwrap(reader(d) as? LineReader)
+        let path = write("one-line.jsonl", line(1) + String(repeating: "q", count: 30 << 20))
+        let result = try reader.read(path: path, sourceKey: "s", from: 0, state: SourceState())
+        XCTAssertEqual(inputs(result), [1])
+        XCTAssertEqual(result.endOffset, Int64(line(1).utf8.count), "the unfinished line is not consumed")
+        XCTAssertLessThanOrEqual(2 * reader.bufferCapacity, 20 << 20)
+    }
+
+    func testByteOrderMarkIsNotPartOfTheFirstLine() throws {
+        let d = try simpleDescriptor()
+        let content = [0xEF, 0xBB, 0xBF] + Array((line(1) + line(2)).utf8)
+        let result = try read(d, write("bom.jsonl", content))
+        XCTAssertEqual(inputs(result), [1, 2])
+        XCTAssertEqual(result.skipped, [:])
+        XCTAssertEqual(result.endOffset, Int64(content.count))
+        // Only at the start of the file: resuming there is no mark to skip, and one later in a file is not a mark.
+        let later = Array(line(3).utf8) + [0xEF, 0xBB, 0xBF] + Array(line(4).utf8)
+        XCTAssertEqual(try read(d, write("later.jsonl", later)).skipped, [SkipReason.malformedJSON: 1])
+    }
+
+    func testBytesThatAreNotUTF8OnlySpoilTheRecordThatReadsThem() throws {
+        let d = try simpleDescriptor()
+        func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+        let latin1Prompt: [UInt8] = bytes(#"{"ts":"\#(Self.ts)","in":1,"prompt":"caf"#) + [0xE9, 0xFF] + bytes("\"}\n")
+        let badModel = bytes(#"{"ts":"\#(Self.ts)","in":2,"model":"gpt"#) + [0xC3, 0x28] + bytes("\"}\n")
+        let content = latin1Prompt + badModel + bytes(line(3, #""model":"ok""#))
+        let result = try read(d, write("latin1.jsonl", content))
+        XCTAssertEqual(inputs(result), [1, 3], "the prompt is never read; the model is")
+        XCTAssertEqual(result.events.map { $0.model }, ["unknown", "ok"])
+        XCTAssertEqual(result.skipped, [SkipReason.malformedJSON: 1])
+        XCTAssertEqual(result.problems, [ReadProblem(line: 2, reason: SkipReason.malformedJSON)])
     }
 
     func testManyLinesAcrossBufferRefills() throws {
@@ -816,15 +866,17 @@ final class LineReaderTests: XCTestCase {
         let d = try simpleDescriptor()
         let models: [(json: String, expected: String)] = [
             (#""gpt 4""#, "unknown"),
-            (#""/etc/passwd""#, "unknown"),
-            (#""a//b""#, "unknown"),
+            (#""/etc/passwd""#, "passwd"),
+            (#""a//b""#, "b"),
             (#""""#, "unknown"),
             (#""gpt-4\n""#, "unknown"),
             (#""m\u00e9""#, "unknown"),
-            ("\"" + String(repeating: "m", count: 101) + "\"", "unknown"),
-            ("\"" + String(repeating: "m", count: 100) + "\"", String(repeating: "m", count: 100)),
+            ("\"" + String(repeating: "m", count: 65) + "\"", "unknown"),
+            ("\"" + String(repeating: "m", count: 64) + "\"", String(repeating: "m", count: 64)),
             (#"" claude-x ""#, "claude-x"),
-            (#""anthropic/claude-3.5@2024+x:y_z""#, "anthropic/claude-3.5@2024+x:y_z"),
+            (#""anthropic/claude-3.5:y_z""#, "anthropic/claude-3.5:y_z"),
+            (#""anthropic/claude-3.5@2024""#, "unknown"),
+            (#""/models/llama.gguf""#, "llama.gguf"),
             ("42", "42"),
             ("null", "unknown"),
         ]
@@ -960,7 +1012,11 @@ final class LineReaderTests: XCTestCase {
         let report = dryRun(d)
         XCTAssertEqual(report.sources, 1)
         XCTAssertEqual(report.limitSamples, 2)
+        // The first reading logs a 5-hour length (so it is `five_hour`), the later one none: two windows.
         XCTAssertEqual(report.latestLimits, [
+            LimitSample(
+                tool: "codex", time: Self.codexT0 + 2000, window: "five_hour", usedPercent: 12.5, windowMinutes: 300,
+                resetsAt: 1_735_700_000_000),
             LimitSample(
                 tool: "codex", time: Self.codexT0 + 6000, window: "primary", usedPercent: 40, windowMinutes: nil,
                 resetsAt: Self.codexT0 + 606_000),
@@ -981,12 +1037,13 @@ final class LineReaderTests: XCTestCase {
         }
     }
 
+    /// A directory, like a FIFO or a device, is refused before any read (it is not a regular file).
     func testDirectoryThrows() throws {
         let d = try simpleDescriptor()
         XCTAssertThrowsError(try read(d, dir)) { error in
             guard let error = error as? SourceReadError else { return XCTFail("not a SourceReadError: \(error)") }
-            XCTAssertEqual(error.errno, EISDIR)
-            XCTAssertEqual(error.operation, "read")
+            XCTAssertNil(error.errno)
+            XCTAssertEqual(error.description, "open failed: not a regular file")
         }
     }
 }

@@ -70,14 +70,16 @@ struct NoReaderInSourcesTests {
         return literals
     }
 
-    /// Whether `id` stands in `literal` as a word of its own (not inside a longer id or word).
+    /// Whether `id` stands in `literal` as a word of its own (not inside a longer id or word, nor an HTML entity).
     static func names(_ literal: String, _ id: String) -> Bool {
         let isIDCharacter: (Character) -> Bool = { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
         var searchStart = literal.startIndex
         while let range = literal.range(of: id, range: searchStart..<literal.endIndex) {
             let before = range.lowerBound == literal.startIndex ? nil : literal[literal.index(before: range.lowerBound)]
             let after = range.upperBound == literal.endIndex ? nil : literal[range.upperBound]
-            if !(before.map(isIDCharacter) ?? false) && !(after.map(isIDCharacter) ?? false) { return true }
+            // An HTML character reference (`&amp;`) spells an escape, not a reader.
+            let isEntity = before == "&" && after == ";"
+            if !isEntity && !(before.map(isIDCharacter) ?? false) && !(after.map(isIDCharacter) ?? false) { return true }
             searchStart = range.upperBound
         }
         return false

@@ -155,6 +155,10 @@ final class PriceTableTests: XCTestCase {
             ("gemini-2.5-pro", [1.25, 10, 0.125, nil, nil]),
             ("gemini-2.5-flash", [0.3, 2.5, 0.03, nil, nil]),
             ("gemini-3-pro-preview", [2, 12, 0.2, nil, nil]),
+            // Coding models LiteLLM 1.110.2 lacks (overlay; an OpenAI cache write is the 30-minute one).
+            ("codex-mini-latest", [1.5, 6, 0.375, nil, nil]),
+            ("gpt-6.2-sol", [2, 10, 0.1, 2.5, nil]),
+            ("MiniMax-M2", [0.3, 1.2, 0.03, nil, nil]),
         ]
         for (id, rates) in expected {
             guard let base = table.resolve(id)?.price.base else {
@@ -173,5 +177,10 @@ final class PriceTableTests: XCTestCase {
         }
         XCTAssertEqual(table.resolve("gemini-2.5-pro")?.price.tiers.first?.rates.input, 2.5e-6)
         XCTAssertEqual(table.resolve("gpt-5.4")?.price.tiers.first?.above, 272_000)
+        XCTAssertEqual(
+            table.resolve("gpt-6.2-sol")?.price.tiers,
+            [PriceTier(above: 272_000, rates: ClassRates(input: 4e-6, output: 1.5e-5, cacheRead: 2e-7, cacheWrite5m: 5e-6, cacheWrite1h: nil))])
+        // No vendor list price: unpriced, never priced as another model.
+        for id in ["gpt-5-codex-mini", "gpt-5.3-codex-spark", "codex-auto-review"] { XCTAssertNil(table.resolve(id), id) }
     }
 }

@@ -210,6 +210,23 @@ final class SQLiteSourceReaderTests: XCTestCase {
         XCTAssertEqual(try read(d, neither).lines, 0)
     }
 
+    /// `table.column` in `requires` needs the column too: a table without it runs the next variant.
+    func testAVariantCanRequireAColumn() throws {
+        let d = try descriptor(
+            query: """
+
+                  - { sql: "SELECT id, at, tokens FROM usage", requires: [usage.at] }
+                  - { sql: "SELECT id, created AS at, tokens * 10 AS tokens FROM usage", requires: usage }
+              """)
+        let withAt = try database(
+            "at.db", "CREATE TABLE usage (id INTEGER PRIMARY KEY, at INTEGER, tokens INTEGER); INSERT INTO usage VALUES (1, \(Self.t0), 3);")
+        XCTAssertEqual(try read(d, withAt).events.map(\.counts.input), [3])
+        let withoutAt = try database(
+            "created.db",
+            "CREATE TABLE usage (id INTEGER PRIMARY KEY, created INTEGER, tokens INTEGER); INSERT INTO usage VALUES (1, \(Self.t0), 3);")
+        XCTAssertEqual(try read(d, withoutAt).events.map(\.counts.input), [30])
+    }
+
     // MARK: Columns
 
     func testBLOBsThatHoldTextAreReadAsStringsAndOthersAsNull() throws {

@@ -10,7 +10,8 @@ final class TextPatternsTests: XCTestCase {
 
     func record(_ patterns: TextPatterns, _ line: String, offset: Int64 = 0) -> [String: Any]? {
         var text = line
-        guard let bytes = text.withUTF8({ patterns.record(for: UnsafeRawBufferPointer($0), offset: offset) }) else { return nil }
+        guard case .record(let bytes) = text.withUTF8({ patterns.record(for: UnsafeRawBufferPointer($0), offset: offset) })
+        else { return nil }
         return try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
     }
 

@@ -49,6 +49,27 @@ final class UsageStoreTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), garbage)
     }
 
+    /// Stores written before the application id are recognised by their tables, and marked when opened to write;
+    /// a new store is marked from its first write.
+    func testAForeignSQLiteDatabaseIsToldApartFromAStoreWithoutTheMark() throws {
+        let path = dir + "/u.sqlite"
+        let store = try UsageStore(path: path)
+        XCTAssertEqual(try StoreFile.examine(path), .store(marked: true))
+        _ = try store.commit(sourceKey: "s", expected: nil, events: [event(5, id: 1, at: 0)], limits: [], checkpoint: checkpoint(offset: 1))
+        try Database(path: path, options: [.readWrite]).execute("PRAGMA application_id = 0; PRAGMA wal_checkpoint(TRUNCATE)")
+        XCTAssertEqual(try StoreFile.examine(path), .store(marked: false))
+        _ = try UsageStore(path: path, readOnly: true)
+        XCTAssertEqual(try StoreFile.examine(path), .store(marked: false), "a read-only open writes nothing")
+        let reopened = try UsageStore(path: path)
+        try Database(path: path, options: [.readWrite]).execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        XCTAssertEqual(try StoreFile.examine(path), .store(marked: true))
+        XCTAssertEqual(try reopened.buckets(fromQuarter: 0, toQuarter: 1).first?.counts.input, 5)
+        try Database(path: path, options: [.readWrite]).execute("PRAGMA application_id = 7; PRAGMA wal_checkpoint(TRUNCATE)")
+        XCTAssertThrowsError(try UsageStore(path: path)) { error in
+            XCTAssertTrue("\(error)".contains("another application's SQLite database"), "\(error)")
+        }
+    }
+
     func testReadOnlyOpenOfAMissingStoreCreatesNothing() {
         XCTAssertThrowsError(try UsageStore(path: dir + "/none.sqlite", readOnly: true))
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/none.sqlite"))
@@ -156,6 +177,27 @@ final class UsageStoreTests: XCTestCase {
         XCTAssertEqual(
             try Database(path: path, options: [.readOnly]).prepare("PRAGMA user_version").rows().first?.int(0),
             UsageStore.schemaVersion)
+    }
+
+    /// Schema 5 and before stored Codex's windows by their slot: those whose length says which window they
+    /// are are renamed to it, the others keep their names.
+    func testAVersionFiveStoreNamesItsLimitWindowsByTheirLength() throws {
+        let path = dir + "/u.sqlite"
+        _ = try UsageStore(path: path)
+        let database = try Database(path: path, options: [.readWrite])
+        try database.execute(
+            LegacyStore.beforeSchemaEight + """
+            INSERT INTO limit_samples VALUES ('t', 'primary', 1, 10, 300, NULL), ('t', 'secondary', 1, 20, 10080, NULL),
+                ('t', 'primary', 2, 30, 10079, NULL), ('t', 'primary', 3, 40, NULL, NULL), ('t', 'primary', 4, 50, 1440, NULL),
+                ('t', 'limit_reached', 5, 100, 300, NULL);
+            DROP TABLE sync_devices; DROP TABLE sync_days; DROP TABLE sync_limits; DROP TABLE friends;
+            DELETE FROM settings WHERE key IN ('device_id', 'friend_id');
+            PRAGMA user_version = 5;
+            """)
+        _ = try UsageStore(path: path)
+        let rows = try database.prepare("SELECT window, time FROM limit_samples ORDER BY time, window").rows()
+            .map { "\($0.text(0) ?? "")@\($0.int(1) ?? 0)" }
+        XCTAssertEqual(rows, ["five_hour@1", "weekly@1", "weekly@2", "primary@3", "primary@4", "limit_reached@5"])
     }
 
     /// Schema 2 kept no prompt size and no logged cost: its rows move to the unknown band, and a record

@@ -43,7 +43,7 @@ final class UserConfigTests: XCTestCase {
     func testMistakesNameTheFileLineAndColumn() {
         XCTAssertEqual(
             error("work_hour:\n  - days: Mon\n"),
-            "config.yaml:1:1: unknown key 'work_hour' in the settings file; expected one of: work_hours")
+            "config.yaml:1:1: unknown key 'work_hour' in the settings file; expected one of: work_hours, sync_dir, device_label, share_name")
         XCTAssertEqual(
             error("work_hours:\n  - days: Mon-Fry\n    hours: 09:00-18:00\n"),
             "config.yaml:2:15: work_hours[0].days: unknown day 'Fry'; expected Mon, Tue, Wed, Thu, Fri, Sat or Sun")
@@ -84,5 +84,22 @@ final class UserConfigTests: XCTestCase {
             XCTAssertEqual(
                 UserConfig.defaultPath(environment: ["XDG_CONFIG_HOME": "/x"], home: "/home/u"), "/x/unprompt/config.yaml")
         #endif
+    }
+}
+
+/// The sync folder, the device's label and the share name: written and read back, and refused where wrong.
+final class ExchangeSettingsTests: XCTestCase {
+    func testTheExchangeSettingsReadBackAndAreChecked() throws {
+        let config = UserConfig(workHours: .none, syncDirectory: "/home/ada/Sync \"x\"", deviceLabel: "laptop", shareName: "Zoë d'Arc")
+        XCTAssertEqual(try UserConfig.parse(config.yaml, file: "config.yaml"), config)
+        for (text, message) in [
+            ("sync_dir: Sync\n", "config.yaml:1:11: sync_dir: expected an absolute path"),
+            ("device_label: \" laptop\"\n", "config.yaml:1:15: device_label: the name starts or ends with a space"),
+            ("share_name: \"a/b\"\n", "config.yaml:1:13: share_name: the name holds '/': only letters, digits, spaces and - _ . ' are allowed"),
+        ] {
+            XCTAssertThrowsError(try UserConfig.parse(text, file: "config.yaml")) { error in
+                XCTAssertEqual("\(error)", message)
+            }
+        }
     }
 }

@@ -66,7 +66,7 @@ def disjoint(u):
 
 
 class RateLimits:
-    """One `rate_limits` value: the windows as (name, used %, minutes, reset in seconds), in one of three shapes."""
+    """One `rate_limits` value: the windows as (slot, used %, minutes, reset in seconds), in one of three shapes."""
 
     def __init__(self, shape, windows, plan):
         self.shape = shape
@@ -97,10 +97,14 @@ class RateLimits:
                 '"%s"' % self.plan if self.plan else "null")
         return "{%s}" % body
 
+    # A window is named by its length, not by its slot (readers/codex.yaml, names_by_minutes).
+    BY_LENGTH = {299: "five_hour", 300: "five_hour", 10079: "weekly", 10080: "weekly"}
+
     def samples(self, time_ms):
         """(window, used %, minutes, reset time in ms or None), as the reader derives them."""
         out = []
-        for name, used, minutes, reset in self.windows:
+        for slot, used, minutes, reset in self.windows:
+            name = self.BY_LENGTH.get(minutes, slot)
             if reset is None:
                 resets = None
             elif self.shape == "resets_at":

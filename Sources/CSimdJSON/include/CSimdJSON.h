@@ -71,6 +71,19 @@ size_t ujson_padding(void);
  */
 int ujson_parse(ujson_parser *parser, const char *buf, size_t len, bool copy);
 
+/* The byte that ujson_parse_replacing_invalid_utf8 writes for each byte of an invalid UTF-8 sequence (DEL: it
+ * may stand unescaped inside a JSON string, so a document stays as well-formed as it was). */
+#define UJSON_REPLACED_BYTE 0x7F
+
+/*
+ * Copies `len` bytes of `buf` into the parser's padded buffer with every byte of an invalid UTF-8 sequence
+ * replaced by UJSON_REPLACED_BYTE (*replaced says how many), then parses the copy as ujson_parse does.
+ */
+int ujson_parse_replacing_invalid_utf8(ujson_parser *parser, const char *buf, size_t len, size_t *replaced);
+
+/* The code ujson_parse returns for input that is not valid UTF-8. */
+int ujson_utf8_error(void);
+
 /* A static description of a simdjson error code. */
 const char *ujson_error_message(int code);
 
@@ -88,6 +101,18 @@ int ujson_at(ujson_parser *parser, uint32_t handle,
  */
 int ujson_array_elements(ujson_parser *parser, uint32_t handle,
                          uint32_t *first, size_t *count);
+
+/*
+ * A table: if `handle` is an array whose elements are all arrays of exactly `width` elements, writes
+ * their values row by row into out[0 ..< rows * width] (containers inside get new handles) and sets
+ * *rows. With fewer than rows * width slots in `capacity`, writes nothing, sets *rows and returns
+ * UJSON_TABLE_CAPACITY; an element that is not an array of `width` gives UJSON_NOT_A_TABLE (*rows =
+ * its index), and so does a handle that is not an array (*rows = 0).
+ */
+#define UJSON_TABLE_CAPACITY (-1)
+#define UJSON_NOT_A_TABLE (-2)
+int ujson_table(ujson_parser *parser, uint32_t handle, size_t width,
+                ujson_value *out, size_t capacity, size_t *rows);
 
 /*
  * If `handle` is an object, appends handles for its values in document order

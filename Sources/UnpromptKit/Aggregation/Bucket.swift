@@ -103,23 +103,32 @@ public struct BucketDelta: Sendable, Equatable {
         serverTools = event.serverTools
     }
 
+    /// What a bucket row holds, to be summed with another's.
+    public init(_ row: BucketRow) {
+        counts = row.counts
+        events = row.events
+        loggedCostNanos = row.loggedCostNanos
+        estimatedEvents = row.estimatedEvents
+        serverTools = row.serverTools
+    }
+
     public var isZero: Bool {
         counts.isZero && events == 0 && loggedCostNanos == 0 && estimatedEvents == 0 && serverTools.isZero
     }
 
     public static func += (a: inout BucketDelta, b: BucketDelta) {
         a.counts += b.counts
-        a.events += b.events
-        a.loggedCostNanos += b.loggedCostNanos
-        a.estimatedEvents += b.estimatedEvents
+        a.events = a.events.saturatingAdd(b.events)
+        a.loggedCostNanos = a.loggedCostNanos.saturatingAdd(b.loggedCostNanos)
+        a.estimatedEvents = a.estimatedEvents.saturatingAdd(b.estimatedEvents)
         a.serverTools = a.serverTools + b.serverTools
     }
 
     public static func -= (a: inout BucketDelta, b: BucketDelta) {
         a.counts -= b.counts
-        a.events -= b.events
-        a.loggedCostNanos -= b.loggedCostNanos
-        a.estimatedEvents -= b.estimatedEvents
+        a.events = a.events.saturatingSubtract(b.events)
+        a.loggedCostNanos = a.loggedCostNanos.saturatingSubtract(b.loggedCostNanos)
+        a.estimatedEvents = a.estimatedEvents.saturatingSubtract(b.estimatedEvents)
         a.serverTools = a.serverTools - b.serverTools
     }
 
@@ -155,7 +164,8 @@ public enum ContextBand: Sendable {
 
     /// The largest boundary the prompt is above, or 0.
     public static func of(_ counts: TokenCounts) -> Int64 {
-        let prompt = counts.input + counts.cacheRead + counts.cacheWrite5m + counts.cacheWrite1h
+        let prompt = counts.input.saturatingAdd(counts.cacheRead).saturatingAdd(counts.cacheWrite5m)
+            .saturatingAdd(counts.cacheWrite1h)
         return boundaries.last { prompt > $0 } ?? 0
     }
 

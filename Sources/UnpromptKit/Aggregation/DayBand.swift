@@ -29,13 +29,15 @@ public enum DayBand: String, Sendable, CaseIterable {
     public static func of(tokens: Int64, previousDays: [Int64]) -> DayBand {
         guard tokens > 0 else { return .zero }
         guard !previousDays.isEmpty else { return .average }
-        // tokens / mean = tokens × n / sum, compared with 2/3, 3/2 and 3 without division.
+        // tokens / mean = tokens × n / sum, compared with 2/3, 3/2 and 3 without division, in full width so
+        // that no product can overflow (a saturated day is still compared, as what it shows).
         let n = Int64(previousDays.count)
-        let sum = previousDays.reduce(0, +)
-        let scaled = tokens * n * 6
-        if scaled < sum * 4 { return .less }
-        if scaled <= sum * 9 { return .average }
-        if scaled <= sum * 18 { return .more }
+        let sum = previousDays.reduce(Int64(0)) { $0.saturatingAdd($1) }
+        let scaled = tokens.multipliedFullWidth(by: n * 6)
+        func times(_ factor: Int64) -> (high: Int64, low: UInt64) { sum.multipliedFullWidth(by: factor) }
+        if scaled < times(4) { return .less }
+        if scaled <= times(9) { return .average }
+        if scaled <= times(18) { return .more }
         return .muchMore
     }
 }

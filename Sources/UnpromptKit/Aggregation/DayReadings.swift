@@ -19,7 +19,7 @@ public struct DayReading: Sendable, Equatable {
 
     public init(day: Int64) { self.day = day }
 
-    public var personalTokens: Int64 { tokens - workTokens }
+    public var personalTokens: Int64 { tokens.saturatingSubtract(workTokens) }
     public var personalUses: Int { uses - workUses }
 }
 
@@ -55,10 +55,14 @@ public enum DayReadings: Sendable {
         let confirmed = schedule.confirmations.values.filter { $0.day >= fromDay && $0.day <= throughDay }
         var quarterTokens: [Int64: Int64] = [:]
         for row in rows {
-            if !confirmed.isEmpty { quarterTokens[row.quarter, default: 0] += row.counts.total }
+            if !confirmed.isEmpty {
+                quarterTokens[row.quarter] = (quarterTokens[row.quarter] ?? 0).saturatingAdd(row.counts.total)
+            }
             guard let i = index(calendar.day(ofQuarter: row.quarter)) else { continue }
-            days[i].tokens += row.counts.total
-            if schedule.isWork(quarter: row.quarter, in: calendar) { days[i].workTokens += row.counts.total }
+            days[i].tokens = days[i].tokens.saturatingAdd(row.counts.total)
+            if schedule.isWork(quarter: row.quarter, in: calendar) {
+                days[i].workTokens = days[i].workTokens.saturatingAdd(row.counts.total)
+            }
         }
         let starts = Episodes.starts(activity, lastBefore: lastActivityBefore)
         for start in starts {
@@ -69,7 +73,7 @@ public enum DayReadings: Sendable {
         for confirmation in confirmed {
             let i = Int(confirmation.day - firstDay)
             days[i].confirmation = confirmation
-            let tokens = confirmation.quarters.reduce(Int64(0)) { $0 + (quarterTokens[$1] ?? 0) }
+            let tokens = confirmation.quarters.reduce(Int64(0)) { $0.saturatingAdd(quarterTokens[$1] ?? 0) }
             days[i].tokensSince = tokens - confirmation.numbers.tokens
             days[i].usesSince = starts.filter { confirmation.quarters.contains($0.quarter) }.count - confirmation.numbers.uses
         }
@@ -79,7 +83,7 @@ public enum DayReadings: Sendable {
             let earliest = max(day - DayBand.baselineDays, historyDay ?? day)
             let previous = earliest < day ? days[Int(earliest - firstDay)..<i].map(\.tokens) : []
             days[i].band = DayBand.of(tokens: days[i].tokens, previousDays: previous)
-            days[i].baseline = previous.isEmpty ? nil : Double(previous.reduce(0, +)) / Double(previous.count)
+            days[i].baseline = previous.isEmpty ? nil : Double(previous.reduce(Int64(0)) { $0.saturatingAdd($1) }) / Double(previous.count)
         }
         return Array(days[Int(fromDay - firstDay)...])
     }

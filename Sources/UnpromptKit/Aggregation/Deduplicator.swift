@@ -16,19 +16,20 @@ struct Deduplicator<Ledger: IdentityLedger> {
 
     mutating func admit(_ event: TokenEvent) throws(Ledger.Failure) -> Admission {
         // Caught by its alias only when another record (another identity) registered it: copies of the same
-        // identity still go through `keep` (a sidechain's own streaming snapshots grow).
-        if event.checkAlias, let alias = event.alias, let registered = try ledger.alias(alias),
-            registered.owner != event.identity
-        {
+        // identity still go through `keep` (a sidechain's own streaming snapshots grow). Records of one alias
+        // group register it for the group, so they never catch one another.
+        let owner = event.aliasOwner ?? event.identity
+        if event.checkAlias, let alias = event.alias, let registered = try ledger.alias(alias), registered.owner != owner {
             return .duplicate
         }
         let admission = try admitByIdentity(event)
-        if admission != .duplicate, let alias = event.alias { try ledger.register(alias, owner: event.identity) }
+        if admission != .duplicate, let alias = event.alias { try ledger.register(alias, owner: owner) }
         return admission
     }
 
     private mutating func admitByIdentity(_ event: TokenEvent) throws(Ledger.Failure) -> Admission {
         guard let identity = event.identity else { return .counted }
+        try carryOver(event.legacyIdentity, to: identity)
         // `first` needs only the identity; the others keep their contribution, to take it away on
         // replacement. Either kind of entry blocks a copy of the other kind, so rules sharing a space count once.
         if event.keep == .first { return try ledger.claim(identity) ? .counted : .duplicate }
@@ -44,6 +45,22 @@ struct Deduplicator<Ledger: IdentityLedger> {
             guard replaces else { return .duplicate }
             try ledger.keep(contribution, for: identity)
             return .replaced(previous)
+        }
+    }
+}
+
+extension Deduplicator {
+    /// A store written before identity keys were canonical knows a record whose key holds an object by the hash
+    /// of that object's bytes (`TokenEvent.legacyIdentity`). The first copy read since then carries what the
+    /// old hash holds over to the new one, which every later copy finds, whatever its key order: a re-read, or
+    /// a fork's replay, of a record counted before the upgrade counts nothing. (A copy in another key order of a
+    /// record counted before, read before any copy in the old order, cannot be recognized: its old hash is
+    /// another. Older versions counted it again too.)
+    private mutating func carryOver(_ legacy: Identity?, to identity: Identity) throws(Ledger.Failure) {
+        guard let legacy, let old = try ledger.entry(legacy), try ledger.entry(identity) == nil else { return }
+        switch old {
+        case .claimed: _ = try ledger.claim(identity)
+        case .kept(let contribution): try ledger.keep(contribution, for: identity)
         }
     }
 }

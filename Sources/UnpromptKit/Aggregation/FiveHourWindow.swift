@@ -37,7 +37,7 @@ public struct FiveHourWindow: Sendable, Equatable {
     ) -> FiveHourWindow? {
         var tokensByQuarter: [Int64: Int64] = [:]
         for row in rows where row.events > 0 || row.counts.total > 0 {
-            tokensByQuarter[row.quarter, default: 0] += row.counts.total
+            tokensByQuarter[row.quarter, default: 0] = tokensByQuarter[row.quarter, default: 0].saturatingAdd(row.counts.total)
         }
         for reset in resets {
             let quarter = CivilDate.floorDivide(reset.loggedAt, Bucket.quarterMilliseconds)
@@ -57,7 +57,7 @@ public struct FiveHourWindow: Sendable, Equatable {
                 window = (start, reset ?? start + length, reset != nil)
                 tokens = 0
             }
-            tokens += tokensByQuarter[quarter]!
+            tokens = tokens.saturatingAdd(tokensByQuarter[quarter]!)
         }
         guard let window, now < window.end else { return nil }
         return FiveHourWindow(start: window.start, end: window.end, tokens: tokens, endFromLimit: window.fromLimit)

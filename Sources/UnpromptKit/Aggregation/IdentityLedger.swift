@@ -1,6 +1,7 @@
 /// Where `Deduplicator` keeps the identities and aliases already counted: the storage half of the keep rules,
-/// with no rule of its own. `MemoryIdentityLedger` keeps them for one dry run or one read; the store's
-/// `SQLiteIdentityLedger` keeps them across scans. Every implementation runs the same contract tests
+/// with no rule of its own. `MemoryIdentityLedger` keeps them for one read, `CompactIdentityLedger` for a dry run
+/// of a whole history; the store's `SQLiteIdentityLedger` keeps them across scans (a commit group's through an
+/// `IdentityBatch`). Every implementation runs the same contract tests
 /// (`IdentityLedgerContractTests`).
 protocol IdentityLedger {
     associatedtype Failure: Error

@@ -40,7 +40,7 @@ public struct LiveEstimate: Sendable, Equatable {
         let horizon = min(max(now, measuredAt), measuredAt + Self.horizonMilliseconds)
         let live = now - measuredAt <= Self.horizonMilliseconds
         if dayStart <= measuredAt {
-            return Reading(tokens: count + Self.tokens(pace, horizon - measuredAt), live: live)
+            return Reading(tokens: count.saturatingAdd(Self.tokens(pace, horizon - measuredAt)), live: live)
         }
         // A new day since the measurement: its own tokens are only those extrapolated after its start.
         return Reading(tokens: Self.tokens(pace, max(0, horizon - dayStart)), live: live)
@@ -49,7 +49,7 @@ public struct LiveEstimate: Sendable, Equatable {
     /// Tokens at `pace` per second over `milliseconds`, rounded down: an estimate never rounds up.
     static func tokens(_ pace: Double, _ milliseconds: Int64) -> Int64 {
         guard pace > 0, pace.isFinite else { return 0 }
-        return Int64((pace * Double(milliseconds) / 1000).rounded(.down))
+        return Int64(saturating: (pace * Double(milliseconds) / 1000).rounded(.down))
     }
 
     /// The recent pace, in tokens per second: the tokens of the quarter-hour holding `measuredAt` and of the
@@ -57,7 +57,7 @@ public struct LiveEstimate: Sendable, Equatable {
     public static func pace(of rows: [BucketRow], measuredAt: Int64) -> Double {
         let current = CivilDate.floorDivide(measuredAt, Bucket.quarterMilliseconds)
         let start = (current - 1) * Bucket.quarterMilliseconds
-        let tokens = rows.lazy.filter { $0.quarter == current || $0.quarter == current - 1 }.reduce(0) { $0 + $1.counts.total }
+        let tokens = rows.lazy.filter { $0.quarter == current || $0.quarter == current - 1 }.reduce(Int64(0)) { $0.saturatingAdd($1.counts.total) }
         return Double(tokens) / (Double(measuredAt - start) / 1000)
     }
 }

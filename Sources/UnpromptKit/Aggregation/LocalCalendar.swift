@@ -67,12 +67,7 @@ public struct LocalCalendar: Sendable {
 
     // MARK: Grouping buckets
 
-    public enum Period: Sendable {
-        case day
-        case month
-    }
-
-    /// Buckets summed per local day or month, and within it per tool and model. Periods are in order and
+    /// Buckets summed per local day, week or month (`Period`), and within it per tool and model. Periods are in order and
     /// only those with usage appear; buckets whose local day is outside `fromDay...throughDay` are left out.
     public func group(_ rows: [BucketRow], by period: Period, fromDay: Int64? = nil, throughDay: Int64? = nil)
         -> [PeriodUsage]
@@ -84,7 +79,7 @@ public struct LocalCalendar: Sendable {
         }.filter { !$0.isEmpty }.sorted { $0.period < $1.period }
     }
 
-    /// The buckets of each local day or month within `fromDay...throughDay`, for readings (cost, water)
+    /// The buckets of each local day, week or month within `fromDay...throughDay`, for readings (cost, water)
     /// computed from the same buckets as the counts.
     public func partition(_ rows: [BucketRow], by period: Period, fromDay: Int64? = nil, throughDay: Int64? = nil)
         -> [Int64: [BucketRow]]
@@ -100,7 +95,7 @@ public struct LocalCalendar: Sendable {
             }
             if let fromDay, lastDay < fromDay { continue }
             if let throughDay, lastDay > throughDay { continue }
-            periods[period == .day ? lastDay : CivilDate.month(ofDay: lastDay), default: []].append(row)
+            periods[period.key(ofDay: lastDay), default: []].append(row)
         }
         return periods
     }
@@ -122,7 +117,7 @@ public struct UsageCell: Sendable, Equatable {
 
     public static func += (a: inout UsageCell, b: UsageCell) {
         a.counts += b.counts
-        a.events += b.events
+        a.events = a.events.saturatingAdd(b.events)
     }
 }
 

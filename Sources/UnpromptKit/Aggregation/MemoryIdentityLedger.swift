@@ -1,4 +1,4 @@
-/// An `IdentityLedger` in memory, for one dry run, or for the copies within one read before the store is asked.
+/// An `IdentityLedger` in memory, for the copies within one read before the store is asked.
 /// Identities taken by `first` records are a set (most records), so only replaceable ones keep a contribution.
 struct MemoryIdentityLedger: IdentityLedger {
     typealias Failure = Never

@@ -27,7 +27,7 @@ public struct UsageTotals: Sendable, Equatable {
 
     /// The sum of the costs the tools logged themselves (USD), for events that carry one: exact, from the
     /// buckets' integer nano-USD.
-    public var loggedCost: Double { Double(cells.values.reduce(0) { $0 + $1.loggedCostNanos }) / 1e9 }
+    public var loggedCost: Double { Double(cells.values.reduce(Int64(0)) { $0.saturatingAdd($1.loggedCostNanos) }) / 1e9 }
 
     /// Counts by model.
     public var byModel: [String: TokenCounts] {

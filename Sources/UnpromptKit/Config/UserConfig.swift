@@ -1,7 +1,7 @@
 import Foundation
 
 /// A person's settings, kept in one YAML file read with the descriptors' loader, so every error names
-/// `file:line:col`. Today it holds work hours:
+/// `file:line:col`: work hours, the sync folder, this device's label and the name share codes carry.
 ///
 /// ```yaml
 /// work_hours:
@@ -9,14 +9,28 @@ import Foundation
 ///     hours: ["09:00-12:30", "13:30-18:00"]
 ///   - days: Sun-Thu
 ///     hours: "22:00-06:00"
+/// sync_dir: "/home/ada/Sync/unprompt"
+/// device_label: "laptop"
+/// share_name: "Ada"
 /// ```
 ///
 /// A missing file means no settings. Unknown keys, and anything that does not parse, are errors: a
 /// setting is never guessed.
 public struct UserConfig: Sendable, Equatable {
     public var workHours: WorkHours
+    /// The folder every scan and watch syncs with (an absolute path), if any.
+    public var syncDirectory: String?
+    /// This device's label in the sync folder (`ChosenName`); nil for the neutral `device-3f2a`.
+    public var deviceLabel: String?
+    /// The name share codes carry (`ChosenName`).
+    public var shareName: String?
 
-    public init(workHours: WorkHours = .none) { self.workHours = workHours }
+    public init(workHours: WorkHours = .none, syncDirectory: String? = nil, deviceLabel: String? = nil, shareName: String? = nil) {
+        self.workHours = workHours
+        self.syncDirectory = syncDirectory
+        self.deviceLabel = deviceLabel
+        self.shareName = shareName
+    }
 
     /// `config.yaml` in the `ConfigDirectory`.
     public static func defaultPath(environment: [String: String], home: String) -> String {
@@ -43,9 +57,21 @@ public struct UserConfig: Sendable, Equatable {
         }
         guard meaningful else { return UserConfig() }
         let root = try YAMLLoader.load(text, file: file)
-        let top = try MappingReader(root, file: file, context: "the settings file", allowed: ["work_hours"])
+        let top = try MappingReader(
+            root, file: file, context: "the settings file", allowed: ["work_hours", "sync_dir", "device_label", "share_name"])
         var config = UserConfig()
         if let node = top.optional("work_hours") { config.workHours = try workHours(node, top) }
+        if let node = top.optional("sync_dir") {
+            let path = try top.string(node, "sync_dir")
+            guard path.hasPrefix("/") else { throw top.error(node, "sync_dir: expected an absolute path") }
+            config.syncDirectory = path
+        }
+        for (key, keyPath) in [("device_label", \UserConfig.deviceLabel), ("share_name", \UserConfig.shareName)] {
+            guard let node = top.optional(key) else { continue }
+            let name = try top.string(node, key)
+            if let problem = ChosenName.problem(name) { throw top.error(node, "\(key): the name \(problem)") }
+            config[keyPath: keyPath] = name
+        }
         return config
     }
 
@@ -91,7 +117,15 @@ public struct UserConfig: Sendable, Equatable {
                 lines.append("    hours: [" + group.ranges.map { "\"\(WorkHours.range($0))\"" }.joined(separator: ", ") + "]")
             }
         }
+        for (key, value) in [("sync_dir", syncDirectory), ("device_label", deviceLabel), ("share_name", shareName)] {
+            if let value { lines.append("\(key): \(Self.quoted(value))") }
+        }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A YAML double-quoted scalar: backslash and quote escaped (names hold no control characters).
+    private static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     /// Writes the settings to `path` whole (a temporary file renamed over it), creating its directory.

@@ -163,6 +163,8 @@ public struct Pattern: Sendable, Equatable {
     /// As written in the descriptor.
     public let text: String
     let regex: NSRegularExpression
+    /// Where it is written, for warnings (`PatternRisk`).
+    public var mark = SourceMark(line: 1, column: 1)
 
     public static func == (a: Pattern, b: Pattern) -> Bool { a.text == b.text }
 }
@@ -245,8 +247,8 @@ public enum CountingFlag: Sendable {
     /// Input includes the cache unless it is smaller than the cache counts (so it cannot).
     case auto
     /// Decided record by record by the logged `tokens.total`: the reading of the counts that adds up to it
-    /// wins; `otherwise` when the total is absent or no reading adds up.
-    case byTotal(otherwise: Bool)
+    /// wins; `otherwise` when no reading adds up, `withoutTotal` when the record logs no total.
+    case byTotal(otherwise: Bool, withoutTotal: Bool)
 
     var isByTotal: Bool { if case .byTotal = self { true } else { false } }
 }
@@ -278,7 +280,11 @@ public struct CumulativeSpec: Sendable {
 
 public enum IdentityScope: String, Sendable, CaseIterable {
     case global
+    /// The same key in two files names two records.
     case source
+    /// The file's name (not its folders) is part of the key: a copy of the file in another folder (an archive)
+    /// holds the same records.
+    case fileName = "file_name"
 }
 
 public struct IdentitySpec: Sendable {
@@ -288,14 +294,27 @@ public struct IdentitySpec: Sendable {
     public let scope: IdentityScope
     public let keep: KeepRule
     public let alias: IdentityAlias?
+    public let former: FormerIdentity?
+}
+
+/// The key an older version of the descriptor named the record by: a store written then knows the record by its
+/// hash (see `TokenEvent.legacyIdentity`), so a changed key does not count a record again.
+public struct FormerIdentity: Sendable {
+    public let key: [ValueSpec]
+    public let scope: IdentityScope
 }
 
 /// A second name every record registers, and that some records are checked against: a copy that carries
 /// a new key (Claude's sidechain replays keep `message.id` but get a new `requestId`) is still caught.
 public struct IdentityAlias: Sendable {
     public let key: [ValueSpec]
-    /// Records matching these conditions are duplicates when their alias was registered before.
+    /// Records matching these conditions are duplicates when their alias was registered before (none given:
+    /// every record).
     public let checkWhen: [Condition]
+    /// Records of one group never catch one another by the alias, only a record of another group (or of no
+    /// group) that registered it first: two kinds of record that stand for the same usage (a tool's per-request
+    /// rows and its session totals) each count only where the other kind did not come first.
+    public let group: String?
 }
 
 /// One kind of usage record.
@@ -329,6 +348,8 @@ public struct Selection: Sendable {
 
 /// A plan-limit reading: which records carry it and where each window's numbers are.
 public struct LimitRule: Sendable {
+    /// Expands the line or document into readings: one per element (a file that lists its samples in an array).
+    public let select: Selection?
     public let match: [Condition]
     public let time: TimeSpec?
     public let windows: [LimitWindowSpec]
@@ -336,6 +357,9 @@ public struct LimitRule: Sendable {
 
 public struct LimitWindowSpec: Sendable {
     public let name: String
+    /// The window's name by its length in minutes (`window_minutes`), where the tool puts windows of several
+    /// lengths in one slot; `name` when the length is none of these, or not logged.
+    public let namesByMinutes: [Int64: String]
     public let usedPercent: ValueSpec?
     public let windowMinutes: ValueSpec?
     /// An absolute reset time.

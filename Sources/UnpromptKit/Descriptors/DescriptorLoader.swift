@@ -70,7 +70,7 @@ private struct DescriptorDecoder {
         if inputNodes.isEmpty { throw map.error(inputsNode, "inputs must list at least one input") }
         var inputs: [Input] = []
         for item in inputNodes { inputs.append(try input(item)) }
-        let windows = inputs.flatMap { $0.limits.flatMap { $0.windows.map(\.name) } }
+        let windows = inputs.flatMap { $0.limits.flatMap { $0.windows.flatMap { [$0.name] + $0.namesByMinutes.values.sorted() } } }
         let derived = try map.optional("derived_window").map { (n) throws(DescriptorError) in
             try DerivedWindow.decode(n, file: file, limitWindows: windows)
         }
@@ -157,9 +157,10 @@ private struct DescriptorDecoder {
             guard format == .json else { throw map.error(node, "siblings apply to the json format only") }
             siblings = try siblingRules(node, map, carried: Set(carry.flatMap { $0.set.map(\.name) }))
         }
-        let recordsNode = try map.required("records")
-        let recordNodes = try map.list(recordsNode, "records")
-        if recordNodes.isEmpty { throw map.error(recordsNode, "records must list at least one kind of record") }
+        // A file of limit readings only (Claude Desktop's plan usage history) has limits and no records.
+        let recordsNode = map.optional("limits") == nil ? try map.required("records") : map.optional("records")
+        let recordNodes = try recordsNode.map { (n) throws(DescriptorError) in try map.list(n, "records") } ?? []
+        if let recordsNode, recordNodes.isEmpty { throw map.error(recordsNode, "records must list at least one kind of record") }
         var records: [RecordRule] = []
         for item in recordNodes { records.append(try record(item)) }
         var seen: [String: SourceMark] = [:]
@@ -474,8 +475,12 @@ private struct DescriptorDecoder {
         case .scalar:
             return .always(try parent.bool(node, what))
         case .mapping(let entries) where entries.contains(where: { $0.key == "by_total" }):
-            let map = try reader(node, what, ["by_total"])
-            return .byTotal(otherwise: try map.bool(try map.required("by_total"), "\(what).by_total"))
+            let map = try reader(node, what, ["by_total", "without_total"])
+            let otherwise = try map.bool(try map.required("by_total"), "\(what).by_total")
+            let withoutTotal = try map.optional("without_total").map { (node) throws(DescriptorError) in
+                try map.bool(node, "\(what).without_total")
+            }
+            return .byTotal(otherwise: otherwise, withoutTotal: withoutTotal ?? otherwise)
         case .mapping:
             let map = try reader(node, what, ["when", "then", "else"])
             func answer(_ key: String) throws(DescriptorError) -> CountingAnswer {
@@ -510,7 +515,7 @@ private struct DescriptorDecoder {
     }
 
     func identitySpec(_ node: YAMLNode) throws(DescriptorError) -> IdentitySpec {
-        let map = try reader(node, "identity", ["key", "fallback", "scope", "keep", "alias"])
+        let map = try reader(node, "identity", ["key", "fallback", "scope", "keep", "alias", "former"])
         let key = try valueList(try map.required("key"), "identity.key", map)
         var fallback: [ValueSpec] = []
         if let node = map.optional("fallback") { fallback = try valueList(node, "identity.fallback", map) }
@@ -519,12 +524,23 @@ private struct DescriptorDecoder {
         let keep: KeepRule = try map.choice(try map.required("keep"), "identity.keep")
         var alias: IdentityAlias?
         if let node = map.optional("alias") {
-            let aliasMap = try reader(node, "identity.alias", ["key", "check_when"])
+            let aliasMap = try reader(node, "identity.alias", ["key", "check_when", "group"])
             alias = IdentityAlias(
                 key: try valueList(try aliasMap.required("key"), "identity.alias.key", aliasMap),
-                checkWhen: try conditions(try aliasMap.required("check_when"), "identity.alias.check_when"))
+                checkWhen: try aliasMap.optional("check_when").map { (n) throws(DescriptorError) in
+                    try conditions(n, "identity.alias.check_when")
+                } ?? [],
+                group: try aliasMap.optional("group").map { (n) throws(DescriptorError) in try aliasMap.string(n, "identity.alias.group") })
         }
-        return IdentitySpec(key: key, fallback: fallback, scope: scope, keep: keep, alias: alias)
+        var former: FormerIdentity?
+        if let node = map.optional("former") {
+            let formerMap = try reader(node, "identity.former", ["key", "scope"])
+            var formerScope = IdentityScope.global
+            if let node = formerMap.optional("scope") { formerScope = try formerMap.choice(node, "identity.former.scope") }
+            former = FormerIdentity(
+                key: try valueList(try formerMap.required("key"), "identity.former.key", formerMap), scope: formerScope)
+        }
+        return IdentitySpec(key: key, fallback: fallback, scope: scope, keep: keep, alias: alias, former: former)
     }
 
     /// A list whose items are each one value (a field, `@name`, or a `{ path, const, pattern }` mapping).
@@ -544,10 +560,12 @@ private struct DescriptorDecoder {
     }
 
     func limitRule(_ node: YAMLNode) throws(DescriptorError) -> LimitRule {
-        let map = try reader(node, "a limit rule", ["match", "time", "windows"])
+        let map = try reader(node, "a limit rule", ["select", "match", "time", "windows"])
+        let selection = try map.optional("select").map { (n) throws(DescriptorError) in try select(n, map) }
         let match = try map.optional("match").map { (n) throws(DescriptorError) in try conditions(n, "match") } ?? []
         let time = try timeSpec(try map.required("time"), "time")
-        return LimitRule(match: match, time: time, windows: try limitWindows(try map.required("windows"), map))
+        return LimitRule(
+            select: selection, match: match, time: time, windows: try limitWindows(try map.required("windows"), map))
     }
 
     /// A limit rule's (or a status line's) `windows`.
@@ -556,14 +574,31 @@ private struct DescriptorDecoder {
         if items.isEmpty { throw map.error(windowsNode, "windows must list at least one window") }
         var windows: [LimitWindowSpec] = []
         for item in items {
-            let w = try reader(item, "a window", ["name", "used_percent", "window_minutes", "resets_at", "resets_in"])
+            let w = try reader(
+                item, "a window", ["name", "names_by_minutes", "used_percent", "window_minutes", "resets_at", "resets_in"])
             let name = try identifierLike(try w.required("name"), w, "window name")
+            var namesByMinutes: [Int64: String] = [:]
+            if let node = w.optional("names_by_minutes") {
+                guard w.optional("window_minutes") != nil else {
+                    throw w.error(node, "names_by_minutes names a window by its window_minutes, which this window does not read")
+                }
+                guard case .mapping(let entries) = node.kind, !entries.isEmpty else {
+                    throw w.error(node, "names_by_minutes must map lengths in minutes to window names, e.g. { 300: five_hour }")
+                }
+                for entry in entries {
+                    guard let minutes = Int64(entry.key), minutes > 0 else {
+                        throw DescriptorError(
+                            file: file, mark: entry.keyMark, message: "names_by_minutes: '\(entry.key)' is not a whole number of minutes")
+                    }
+                    namesByMinutes[minutes] = try identifierLike(entry.value, w, "window name")
+                }
+            }
             func field(_ key: String) throws(DescriptorError) -> ValueSpec? {
                 try w.optional(key).map { (n) throws(DescriptorError) in try value(n, key) }
             }
             windows.append(
                 LimitWindowSpec(
-                    name: name, usedPercent: try value(try w.required("used_percent"), "used_percent"),
+                    name: name, namesByMinutes: namesByMinutes, usedPercent: try value(try w.required("used_percent"), "used_percent"),
                     windowMinutes: try field("window_minutes"),
                     resetsAt: try w.optional("resets_at").map { (n) throws(DescriptorError) in try timeSpec(n, "resets_at") },
                     resetsIn: try field("resets_in")))

@@ -1,5 +1,7 @@
 /// A relative path pattern: `*` and `?` within one path segment, `[abc]` character sets, `{a,b}`
-/// alternatives, and `**` as a whole segment for any number of directories (including none).
+/// alternatives, and `**` as a whole segment for any number of directories (including none). Names are matched
+/// scalar by scalar as the walk spells them (`SystemPath`): a byte of a name that is not UTF-8 is one scalar, so
+/// `*` and `?` match it and no literal does.
 public struct Glob: Sendable, CustomStringConvertible {
     enum Segment: Sendable {
         case anyDepth

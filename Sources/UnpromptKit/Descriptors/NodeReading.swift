@@ -113,7 +113,7 @@ struct MappingReader {
             let count = captures.lowerBound == captures.upperBound ? "exactly \(captures.lowerBound)" : "\(captures)"
             throw self.error(node, "\(what) must have \(count) capture group\(captures == 1...1 ? "" : "s")")
         }
-        return Pattern(text: text, regex: compiled)
+        return Pattern(text: text, regex: compiled, mark: node.mark)
     }
 
 }

@@ -10,7 +10,7 @@ public struct StatusLineRule: Sendable {
     }
 
     /// The rule as a limit rule without a time (the caller gives the moment) and without conditions.
-    var limitRule: LimitRule { LimitRule(match: [], time: nil, windows: windows) }
+    var limitRule: LimitRule { LimitRule(select: nil, match: [], time: nil, windows: windows) }
 }
 
 /// A tool's status line, as `StatusLinePayload.readers` finds it.

@@ -78,10 +78,13 @@ public struct ServerToolCounts: Sendable, Hashable {
     public var isZero: Bool { self == .zero }
 
     public static func + (a: ServerToolCounts, b: ServerToolCounts) -> ServerToolCounts {
-        ServerToolCounts(webSearch: a.webSearch + b.webSearch, webFetch: a.webFetch + b.webFetch)
+        ServerToolCounts(
+            webSearch: a.webSearch.saturatingAdd(b.webSearch), webFetch: a.webFetch.saturatingAdd(b.webFetch))
     }
 
     public static func - (a: ServerToolCounts, b: ServerToolCounts) -> ServerToolCounts {
-        ServerToolCounts(webSearch: a.webSearch - b.webSearch, webFetch: a.webFetch - b.webFetch)
+        ServerToolCounts(
+            webSearch: a.webSearch.saturatingSubtract(b.webSearch),
+            webFetch: a.webFetch.saturatingSubtract(b.webFetch))
     }
 }

@@ -23,10 +23,13 @@ public enum SkipReason: Sendable {
     /// A running total of a document or database read again after its saved state was damaged: it only sets
     /// the running total, since the part of it counted before is not known.
     public static let lostRunningTotal = "lost-running-total"
+    /// A descriptor's regular expression used up its matching work on a line or a value (a catastrophic
+    /// pattern): the line or record is not read, rather than read as if the pattern had not matched.
+    public static let patternTooSlow = "pattern-too-slow"
 
     public static let builtIn: Set<String> = [
         malformedJSON, lineTooLong, documentTooLarge, badTime, badValue, noUsage, zeroUsage, unchangedTotal, duplicate,
         unreadableSource, badLimitTime, malformedSibling, badCompressedData, malformedEmbeddedJSON, damagedState,
-        lostRunningTotal,
+        lostRunningTotal, patternTooSlow,
     ]
 }

@@ -12,12 +12,17 @@ public struct TokenEvent: Sendable, Equatable {
     /// A cost in USD written by the tool itself, when it writes one.
     public let loggedCost: Double?
     public let identity: Identity?
+    /// The hash older versions gave the same key, when it is another (they hashed an object in a key as the
+    /// bytes it was written with): a store they wrote knows the record by it. See `Deduplicator`.
+    public let legacyIdentity: Identity?
     /// Which copy counts when the same identity is seen again.
     public let keep: KeepRule
     /// A second name the record registers (see `IdentityAlias`).
     public let alias: Identity?
     /// True when the record is a duplicate if its alias was registered before.
     public let checkAlias: Bool
+    /// Whom the alias is registered for when not the record's own identity: its alias group.
+    public let aliasOwner: Identity?
     /// True when the tool's counts are its own estimate rather than the provider's.
     public let estimated: Bool
     /// Speed, service tier and region, as far as the record states them.
@@ -27,8 +32,9 @@ public struct TokenEvent: Sendable, Equatable {
 
     public init(
         tool: String, time: Int64, model: String, counts: TokenCounts, loggedCost: Double? = nil,
-        identity: Identity? = nil, keep: KeepRule = .first, alias: Identity? = nil, checkAlias: Bool = false,
-        estimated: Bool = false, dimensions: PriceDimensions = .unrecorded, serverTools: ServerToolCounts = .zero
+        identity: Identity? = nil, legacyIdentity: Identity? = nil, keep: KeepRule = .first, alias: Identity? = nil,
+        checkAlias: Bool = false, aliasOwner: Identity? = nil, estimated: Bool = false,
+        dimensions: PriceDimensions = .unrecorded, serverTools: ServerToolCounts = .zero
     ) {
         self.tool = tool
         self.time = time
@@ -36,9 +42,11 @@ public struct TokenEvent: Sendable, Equatable {
         self.counts = counts
         self.loggedCost = loggedCost
         self.identity = identity
+        self.legacyIdentity = legacyIdentity
         self.keep = keep
         self.alias = alias
         self.checkAlias = checkAlias
+        self.aliasOwner = aliasOwner
         self.estimated = estimated
         self.dimensions = dimensions
         self.serverTools = serverTools

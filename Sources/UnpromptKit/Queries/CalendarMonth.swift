@@ -6,11 +6,11 @@ public struct CalendarMonth: Sendable {
     /// The month's days up to today (none for a month after today).
     public let days: [DayReading]
 
-    public var tokens: Int64 { days.reduce(0) { $0 + $1.tokens } }
+    public var tokens: Int64 { days.reduce(Int64(0)) { $0.saturatingAdd($1.tokens) } }
     public var uses: Int { days.reduce(0) { $0 + $1.uses } }
-    public var workTokens: Int64 { days.reduce(0) { $0 + $1.workTokens } }
+    public var workTokens: Int64 { days.reduce(Int64(0)) { $0.saturatingAdd($1.workTokens) } }
     public var workUses: Int { days.reduce(0) { $0 + $1.workUses } }
-    public var personalTokens: Int64 { tokens - workTokens }
+    public var personalTokens: Int64 { tokens.saturatingSubtract(workTokens) }
     public var personalUses: Int { uses - workUses }
 }
 

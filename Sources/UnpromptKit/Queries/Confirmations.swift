@@ -139,6 +139,6 @@ extension UsageQueries {
     private func replacing(confirmations: [Confirmation]) -> UsageQueries {
         UsageQueries(
             store: store, readings: readings, zone: zone, workHours: schedule.base, now: now,
-            derivedWindows: derivedWindows, confirmations: confirmations)
+            derivedWindows: derivedWindows, confirmations: confirmations, devices: devices)
     }
 }

@@ -46,15 +46,16 @@ extension UsageQueries {
     public func limits() throws(StoreError) -> LimitsReport {
         let derived = derivedWindows.mapValues(\.minutes)
         guard let store else { return LimitsReport(now: now, readings: [], windows: [], derived: derived) }
-        let latest = try store.latestLimits(loggedBy: now).map(reading)
+        let latest = try store.latestLimits(loggedBy: now, devices: devices).map(reading)
         var windows: [LimitsReport.Window] = []
         let since = now - FiveHourWindow.lookbackMilliseconds
         for (tool, derivedWindow) in derivedWindows.sorted(by: { $0.key < $1.key }) {
             let rows = try store.buckets(
-                fromQuarter: Bucket.quarter(of: since), toQuarter: Bucket.quarter(of: now) + 1, tools: [tool])
+                fromQuarter: Bucket.quarter(of: since), toQuarter: Bucket.quarter(of: now) + 1, tools: [tool], devices: devices)
             var resets: [(loggedAt: Int64, resetsAt: Int64)] = []
             if let endedBy = derivedWindow.endedBy {
-                resets = try store.limitSamples(tool: tool, window: endedBy, since: since - derivedWindow.milliseconds)
+                resets = try store.limitSamples(
+                    tool: tool, window: endedBy, since: since - derivedWindow.milliseconds, devices: devices)
                     .filter { $0.time <= now }
                     .compactMap { sample in sample.resetsAt.map { (loggedAt: sample.time, resetsAt: $0) } }
             }

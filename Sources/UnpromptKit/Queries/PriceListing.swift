@@ -41,6 +41,8 @@ public struct PriceListing: Sendable {
     public let override: (rows: Int, skipped: Int)?
     /// Every model in the store, by id.
     public let models: [Model]
+    /// What is wrong with the store's sums (`UsageStore.problems`).
+    public let storeProblems: [StoreProblem]
 
     public var digestMatches: Bool { digest == manifest?.sha256 }
     public var unpriced: [Model] { models.filter { $0.priceKey == nil } }
@@ -48,9 +50,12 @@ public struct PriceListing: Sendable {
     /// Reads the store at `storePath` as it is (read-only, no scan; no models when there is none).
     public static func read(storePath: String, readings: Readings, at: Int64? = nil) throws(PriceListingError) -> PriceListing {
         var models: [Model] = []
+        var problems: [StoreProblem] = []
         do {
             if FileManager.default.fileExists(atPath: storePath) {
-                models = try UsageStore(path: storePath, readOnly: true).modelTotals().map { entry in
+                let store = try UsageStore(path: storePath, readOnly: true)
+                problems = try store.problems()
+                models = try store.modelTotals().map { entry in
                     let resolution = readings.pricer.resolution(of: entry.model)
                     return Model(
                         model: entry.model, tokens: entry.counts.total, events: entry.events, priceKey: resolution?.key,
@@ -71,7 +76,8 @@ public struct PriceListing: Sendable {
         return PriceListing(
             manifest: table.manifest, datedRows: datedRows(table, at: at), at: at, digest: digest, bundledRows: table.layer("bundled")?.rows.count ?? 0,
             overlayRows: table.layer("overlay")?.rows.count ?? 0,
-            override: table.layer("override").map { (rows: $0.rows.count, skipped: $0.skipped) }, models: models)
+            override: table.layer("override").map { (rows: $0.rows.count, skipped: $0.skipped) }, models: models,
+            storeProblems: problems)
     }
 }
 

@@ -11,7 +11,9 @@ public struct ReadingCell: Sendable, Equatable {
         let cost = readings.pricer.reading(of: row)
         self.cost += cost
         water += readings.water.reading(row.counts, model: row.model)
-        if !cost.unpricedModels.isEmpty { unpricedTokens[row.model, default: 0] += cost.uncostedTokens }
+        if !cost.unpricedModels.isEmpty {
+            unpricedTokens[row.model] = unpricedTokens[row.model, default: 0].saturatingAdd(cost.uncostedTokens)
+        }
     }
 
     public init(_ rows: some Sequence<BucketRow>, _ readings: Readings) {
@@ -22,7 +24,7 @@ public struct ReadingCell: Sendable, Equatable {
     public static func += (a: inout ReadingCell, b: ReadingCell) {
         a.cost += b.cost
         a.water += b.water
-        a.unpricedTokens.merge(b.unpricedTokens, uniquingKeysWith: +)
+        a.unpricedTokens.merge(b.unpricedTokens) { $0.saturatingAdd($1) }
     }
 }
 

@@ -24,7 +24,20 @@ public struct TodayReport: Sendable {
     public let confirmations: ConfirmationStatus
 
     /// The pace in whole tokens a minute, rounded down (an estimate never rounds up).
-    public var tokensPerMinute: Int64 { Int64((pace * 60).rounded(.down)) }
+    public var tokensPerMinute: Int64 { Int64(saturating: (pace * 60).rounded(.down)) }
+
+    /// Today's tokens at `now`, a moment of this same local day (`LiveEstimate`): `estimate` is this at the
+    /// report's own clock, and `today --live` ticks with it between scans.
+    public func liveEstimate(at now: Int64) -> LiveEstimate.Reading {
+        Self.estimate(tokens: reading.tokens, measuredAt: measuredAt, pace: pace, dayStart: dayStart, now: now)
+    }
+
+    static func estimate(tokens: Int64, measuredAt: Int64?, pace: Double, dayStart: Int64, now: Int64) -> LiveEstimate.Reading {
+        guard let measuredAt else { return LiveEstimate.Reading(tokens: tokens, live: false) }
+        // Measured on an earlier day, the count is that day's: the estimate of today does not use it.
+        let count = measuredAt >= dayStart ? tokens : 0
+        return LiveEstimate(count: count, pace: pace, measuredAt: measuredAt).reading(now: now, dayStart: dayStart)
+    }
 }
 
 extension UsageQueries {
@@ -33,17 +46,24 @@ extension UsageQueries {
         let reading = try days(from: day, through: day)[0]
         var usage = PeriodUsage(period: day)
         var breakdown = ReadingsBreakdown([], readings)
-        if store != nil {
+        var measuredAt: Int64?
+        var pace = 0.0
+        let dayStart = start(ofDay: day)
+        var estimate = LiveEstimate.Reading(tokens: reading.tokens, live: false)
+        if let store {
             let rows = try buckets(fromDay: day, throughDay: day)
             usage = calendar.group(rows, by: .day, fromDay: day, throughDay: day).first ?? usage
             // The bounds reach into the days either side (any zone's day fits in them): price today's rows only.
             breakdown = ReadingsBreakdown(calendar.partition(rows, by: .day, fromDay: day, throughDay: day)[day] ?? [], readings)
+            // Each device from its own measurement; one after the clock's moment did not exist yet then.
+            let live = try liveAcrossDevices(store, day: day, dayStart: dayStart)
+            measuredAt = live.measuredAt
+            pace = live.pace
+            estimate = live.estimate
         }
-        let live = try self.live(dayTokens: reading.tokens)
         return TodayReport(
-            day: day, dayStart: start(ofDay: day), usage: usage, readings: breakdown, reading: reading,
-            measuredAt: live.measuredAt, pace: live.pace, estimate: live.estimate,
-            confirmations: try confirmationStatus())
+            day: day, dayStart: dayStart, usage: usage, readings: breakdown, reading: reading, measuredAt: measuredAt,
+            pace: pace, estimate: estimate, confirmations: try confirmationStatus())
     }
 
     /// Today's live estimate from the tokens the store holds for today: when the store was last measured (by
@@ -55,9 +75,7 @@ extension UsageQueries {
         }
         let quarter = Bucket.quarter(of: measuredAt)
         let pace = LiveEstimate.pace(of: try store.buckets(fromQuarter: quarter - 1, toQuarter: quarter + 1), measuredAt: measuredAt)
-        let day = currentDay
-        // Measured on an earlier day, the count is that day's: the estimate of today does not use it.
-        let count = calendar.day(ofMilliseconds: measuredAt) == day ? dayTokens : 0
-        return (measuredAt, pace, LiveEstimate(count: count, pace: pace, measuredAt: measuredAt).reading(now: now, dayStart: start(ofDay: day)))
+        let estimate = TodayReport.estimate(tokens: dayTokens, measuredAt: measuredAt, pace: pace, dayStart: start(ofDay: currentDay), now: now)
+        return (measuredAt, pace, estimate)
     }
 }

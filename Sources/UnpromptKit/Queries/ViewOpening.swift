@@ -13,13 +13,16 @@ public struct ViewRequest: Sendable {
     public var zone: ViewZone
     /// The clock: milliseconds since 1970.
     public var now: Int64
+    /// Whose usage: `all` (nil means the same), `this`, or a device's id, id prefix or label
+    /// (`UsageQueries.choose(device:…)`).
+    public var device: String?
     /// Without a scan, open the store to write (created when missing) rather than read-only: for answers
-    /// that are kept in it (`confirm`).
-    public var writable = false
+    /// that are kept in it (`confirm`) and for a sync that imports.
+    public var writable: Bool
 
     public init(
         storePath: String, scan: Bool, settingsPath: String, readings: ReadingsLocation, costMode: CostMode, zone: ViewZone,
-        now: Int64
+        now: Int64, device: String? = nil, writable: Bool = false
     ) {
         self.storePath = storePath
         self.scan = scan
@@ -28,6 +31,8 @@ public struct ViewRequest: Sendable {
         self.costMode = costMode
         self.zone = zone
         self.now = now
+        self.device = device
+        self.writable = writable
     }
 }
 
@@ -37,12 +42,17 @@ public enum ViewOpeningError: Error {
     case settings(DescriptorError)
     case readings(ReadingsUnavailable)
     case store(StoreError)
+    /// `device` names no device the store knows.
+    case device(String)
 }
 
-/// A view, opened: its queries, and the scan that brought the store up to date (nil with `scan: false`).
+/// A view, opened: its queries, the scan that brought the store up to date (nil with `scan: false`), what is wrong
+/// with the store (`UsageStore.problems`), to be said beside the view, and the settings it was opened with.
 public struct OpenedView: Sendable {
     public let queries: UsageQueries
     public let scan: ScanReport?
+    public let storeProblems: [StoreProblem]
+    public let settings: UserConfig
 }
 
 extension UsageQueries {
@@ -66,6 +76,7 @@ extension UsageQueries {
         }
         let store: UsageStore?
         var report: ScanReport?
+        let problems: [StoreProblem]
         let confirmations: [Confirmation]
         do {
             if request.scan {
@@ -78,13 +89,23 @@ extension UsageQueries {
                 store = FileManager.default.fileExists(atPath: request.storePath)
                     ? try UsageStore(path: request.storePath, readOnly: true) : nil
             }
+            problems = try store?.problems() ?? []
             confirmations = try store?.confirmations() ?? []
         } catch {
             throw .store(error)
         }
+        let devices: DeviceSelection
+        do {
+            devices = try choose(device: request.device, store: store, settings: settings)
+        } catch {
+            switch error {
+            case .store(let error): throw .store(error)
+            case .unknown(let message): throw .device(message)
+            }
+        }
         let queries = UsageQueries(
             store: store, readings: readings, zone: request.zone, workHours: settings.workHours, now: request.now,
-            descriptors: descriptors, confirmations: confirmations)
-        return OpenedView(queries: queries, scan: report)
+            descriptors: descriptors, confirmations: confirmations, devices: devices)
+        return OpenedView(queries: queries, scan: report, storeProblems: problems, settings: settings)
     }
 }

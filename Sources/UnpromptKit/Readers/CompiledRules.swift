@@ -52,18 +52,21 @@ final class CompiledInput: Sendable {
         }
         records = input.records.map { CompiledRecord($0, compiler) }
         limits = input.limits.map { rule in
-            CompiledLimit(
-                match: rule.match.map { compiler.condition($0, scope: .line) },
-                time: rule.time.map { CompiledTime(value: compiler.value($0.value, scope: .line), format: $0.format) },
+            // With `select`, the paths are read inside each element (`^path` from the line), as for records.
+            let scope = RuleCompiler.Scope(fromLine: rule.select == nil, decode: [])
+            return CompiledLimit(
+                select: rule.select.map { ($0.kind, RuleCompiler.pointer($0.path)) },
+                match: rule.match.map { compiler.condition($0, scope: scope) },
+                time: rule.time.map { CompiledTime(value: compiler.value($0.value, scope: scope), format: $0.format) },
                 windows: rule.windows.map { window in
                     CompiledWindow(
-                        name: window.name,
-                        usedPercent: window.usedPercent.map { compiler.value($0, scope: .line) },
-                        windowMinutes: window.windowMinutes.map { compiler.value($0, scope: .line) },
+                        name: window.name, namesByMinutes: window.namesByMinutes,
+                        usedPercent: window.usedPercent.map { compiler.value($0, scope: scope) },
+                        windowMinutes: window.windowMinutes.map { compiler.value($0, scope: scope) },
                         resetsAt: window.resetsAt.map {
-                            CompiledTime(value: compiler.value($0.value, scope: .line), format: $0.format)
+                            CompiledTime(value: compiler.value($0.value, scope: scope), format: $0.format)
                         },
-                        resetsIn: window.resetsIn.map { compiler.value($0, scope: .line) })
+                        resetsIn: window.resetsIn.map { compiler.value($0, scope: scope) })
                 })
         }
         rootPointers = compiler.rootPointers
@@ -188,11 +191,16 @@ final class CompiledTime: Sendable {
 }
 
 final class CompiledLimit: Sendable {
+    let select: (kind: Selection.Kind, pointer: JSONPointer)?
     let match: [CompiledCondition]
     let time: CompiledTime?
     let windows: [CompiledWindow]
 
-    init(match: [CompiledCondition], time: CompiledTime?, windows: [CompiledWindow]) {
+    init(
+        select: (kind: Selection.Kind, pointer: JSONPointer)?, match: [CompiledCondition], time: CompiledTime?,
+        windows: [CompiledWindow]
+    ) {
+        self.select = select
         self.match = match
         self.time = time
         self.windows = windows
@@ -201,16 +209,18 @@ final class CompiledLimit: Sendable {
 
 final class CompiledWindow: Sendable {
     let name: String
+    let namesByMinutes: [Int64: String]
     let usedPercent: CompiledValue?
     let windowMinutes: CompiledValue?
     let resetsAt: CompiledTime?
     let resetsIn: CompiledValue?
 
     init(
-        name: String, usedPercent: CompiledValue?, windowMinutes: CompiledValue?, resetsAt: CompiledTime?,
-        resetsIn: CompiledValue?
+        name: String, namesByMinutes: [Int64: String], usedPercent: CompiledValue?, windowMinutes: CompiledValue?,
+        resetsAt: CompiledTime?, resetsIn: CompiledValue?
     ) {
         self.name = name
+        self.namesByMinutes = namesByMinutes
         self.usedPercent = usedPercent
         self.windowMinutes = windowMinutes
         self.resetsAt = resetsAt
@@ -278,8 +288,11 @@ final class CompiledRecord: Sendable {
     let identityKey: [CompiledValue]
     let identityFallback: [CompiledValue]
     let identityScope: IdentityScope
+    let formerKey: [CompiledValue]
+    let formerScope: IdentityScope
     let aliasKey: [CompiledValue]
     let aliasCheck: [CompiledCondition]
+    let aliasGroup: String?
     let keep: KeepRule
     let cost: CompiledValue?
     let estimated: Bool
@@ -311,8 +324,11 @@ final class CompiledRecord: Sendable {
         identityKey = (rule.identity?.key ?? []).map { compiler.value($0, scope: scope) }
         identityFallback = (rule.identity?.fallback ?? []).map { compiler.value($0, scope: scope) }
         identityScope = rule.identity?.scope ?? .global
+        formerKey = (rule.identity?.former?.key ?? []).map { compiler.value($0, scope: scope) }
+        formerScope = rule.identity?.former?.scope ?? .global
         aliasKey = (rule.identity?.alias?.key ?? []).map { compiler.value($0, scope: scope) }
         aliasCheck = (rule.identity?.alias?.checkWhen ?? []).map { compiler.condition($0, scope: scope) }
+        aliasGroup = rule.identity?.alias?.group
         keep = rule.identity?.keep ?? .first
         cost = rule.cost.map { compiler.value($0, scope: scope) }
         estimated = rule.estimated

@@ -23,6 +23,7 @@ final class DocumentBytes {
     static func read(fd: Int32, limit: Int) throws(SourceReadError) -> Outcome {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw SourceReadError(errno: errno, operation: "stat") }
+        guard SystemPath.isRegularFile(info) else { throw .notARegularFile }
         let size = Int(info.st_size)
         if size > limit { return .tooLarge(size: size) }
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: size + JSONParser.padding, alignment: 64)

@@ -48,7 +48,7 @@ final class JSONDocumentReader: SourceReader {
         if document.count == 0 { return result }
         let root: JSONRef
         do {
-            root = try parser.parse(document.base, count: document.count)
+            root = try parser.parseLog(document.base, count: document.count)
         } catch {
             result.lines = 1
             result.skip(SkipReason.malformedJSON, line: 1, problem: true)
@@ -57,7 +57,7 @@ final class JSONDocumentReader: SourceReader {
         result.lines = 1
         let values = try siblings?.values(besides: path, into: &result)
         parser.extract(rootPaths, in: root)
-        let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey)
+        let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey, path: path)
         var documentState = result.state
         extractor.process(root: root, parser: parser, line: 1, state: &documentState, into: &result, siblings: values)
         result.state = documentState

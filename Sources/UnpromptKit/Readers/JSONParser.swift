@@ -70,6 +70,8 @@ public enum JSONValue {
 /// Why a document failed to parse.
 public struct JSONParseError: Error, Sendable, CustomStringConvertible {
     public let message: String
+    /// The bytes are not valid UTF-8 (and may be well-formed JSON otherwise).
+    public let invalidUTF8: Bool
     public var description: String { message }
 }
 
@@ -87,6 +89,16 @@ public final class JSONParser {
     private var generation: UInt32 = 0
     /// Values found by the last `extract`, one per path of its set.
     private var extracted: [ujson_value] = []
+    /// Bytes of invalid UTF-8 replaced in the current document (`parseLog`).
+    private var replacedBytes = 0
+    /// A string value of the current document holding a replaced byte has been read (`parseLog`) since the parse
+    /// or the last `forgetReadReplacedText`.
+    public private(set) var readReplacedText = false
+
+    /// Starts noting afresh which values were read: before each record of a document is read.
+    public func forgetReadReplacedText() { readReplacedText = false }
+    /// Values of the last `readTable`, row by row.
+    private var tableValues: [ujson_value] = []
 
     public init() {
         guard let raw = ujson_parser_new() else { fatalError("JSONParser: out of memory") }
@@ -109,12 +121,37 @@ public final class JSONParser {
         try parse(bytes.baseAddress, count: bytes.count, copy: true)
     }
 
+    /// Parses a log's line or document in place, as `parse(_:count:)` does; one that fails only for bytes that are
+    /// not UTF-8 (inside a prompt, say) is parsed again from a copy with each such byte replaced by DEL. A value
+    /// read from it that holds a replaced byte sets `readReplacedText`, so that a reader can refuse a record that
+    /// depends on such text, while one that reads only good fields is read as if the bad bytes were not there.
+    public func parseLog(_ base: UnsafeRawPointer, count: Int) throws(JSONParseError) -> JSONRef {
+        do {
+            return try parse(base, count: count)
+        } catch where error.invalidUTF8 {
+            generation &+= 1
+            var replaced = 0
+            let code = ujson_parse_replacing_invalid_utf8(raw, base.assumingMemoryBound(to: CChar.self), count, &replaced)
+            try check(parse: code)
+            replacedBytes = replaced
+            return JSONRef(generation: generation, handle: 0)
+        }
+    }
+
     private func parse(_ base: UnsafeRawPointer?, count: Int, copy: Bool) throws(JSONParseError) -> JSONRef {
         precondition(count >= 0, "JSONParser: negative byte count")
         generation &+= 1
-        let code = ujson_parse(raw, base?.assumingMemoryBound(to: CChar.self), count, copy)
-        guard code == 0 else { throw JSONParseError(message: String(cString: ujson_error_message(code))) }
+        try check(parse: ujson_parse(raw, base?.assumingMemoryBound(to: CChar.self), count, copy))
         return JSONRef(generation: generation, handle: 0)
+    }
+
+    /// Starts a new document's bookkeeping, and throws when it did not parse.
+    private func check(parse code: Int32) throws(JSONParseError) {
+        replacedBytes = 0
+        readReplacedText = false
+        guard code == 0 else {
+            throw JSONParseError(message: String(cString: ujson_error_message(code)), invalidUTF8: code == ujson_utf8_error())
+        }
     }
 
     /// The value at `pointer` under `ref`, or nil when the path is absent (JSON `null` is `.null`).
@@ -162,6 +199,41 @@ public final class JSONParser {
         }
     }
 
+    /// Reads `ref` as a table: an array whose elements are all arrays of exactly `width` values, for large
+    /// arrays of numbers read in one call. Returns the number of rows, or nil when `ref` is not such a table
+    /// (`badRow` is then the index of the first element that is not a row of `width`, or 0). The values are
+    /// read with `tableInteger` and `tableValue` until the next `readTable` or parse.
+    public func readTable(_ ref: JSONRef, width: Int, badRow: inout Int) -> Int? {
+        precondition(width > 0, "JSONParser: a table row holds at least one value")
+        var rows = 0
+        var code = tableValues.withUnsafeMutableBufferPointer { out in
+            ujson_table(raw, handle(ref), width, out.baseAddress, out.count, &rows)
+        }
+        if code == UJSON_TABLE_CAPACITY {
+            tableValues = Array(repeating: ujson_value(), count: rows * width)
+            code = tableValues.withUnsafeMutableBufferPointer { out in
+                ujson_table(raw, handle(ref), width, out.baseAddress, out.count, &rows)
+            }
+        }
+        if code == UJSON_NOT_A_TABLE {
+            badRow = rows
+            return nil
+        }
+        check(code)
+        return rows
+    }
+
+    /// Value `index` (`row × width + column`) of the last `readTable`, when it is an integer that fits `Int64`.
+    public func tableInteger(_ index: Int) -> Int64? {
+        let value = tableValues[index]
+        return value.kind == UJSON_INT64 ? value.int64 : nil
+    }
+
+    /// Value `index` of the last `readTable`.
+    public func tableValue(_ index: Int) -> JSONValue {
+        convert(tableValues[index])!
+    }
+
     /// Calls `body` with the minified JSON text of `ref` (e.g. to hash a value). The bytes are
     /// only valid during `body`.
     public func withMinifiedJSON<R>(of ref: JSONRef, _ body: (UnsafeRawBufferPointer) -> R) -> R {
@@ -187,7 +259,7 @@ public final class JSONParser {
         case UJSON_INT64: .int(v.int64)
         case UJSON_UINT64: .uint(v.uint64)
         case UJSON_DOUBLE: .double(v.number)
-        case UJSON_STRING: .string(bytes(v.string))
+        case UJSON_STRING: .string(read(v.string))
         case UJSON_ARRAY: .array(JSONRef(generation: generation, handle: v.handle))
         case UJSON_OBJECT: .object(JSONRef(generation: generation, handle: v.handle))
         default: nil
@@ -196,6 +268,13 @@ public final class JSONParser {
 
     private func bytes(_ s: ujson_string) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: s.data, count: s.length)
+    }
+
+    /// A string value handed out: noted when it holds a replaced byte.
+    private func read(_ s: ujson_string) -> UnsafeRawBufferPointer {
+        let text = bytes(s)
+        if replacedBytes > 0, !readReplacedText, text.contains(UInt8(UJSON_REPLACED_BYTE)) { readReplacedText = true }
+        return text
     }
 }
 

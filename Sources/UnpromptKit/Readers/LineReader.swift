@@ -9,12 +9,16 @@ internal import CByteScan
 ///   still being written is read whole by the next scan.
 /// - Lines containing none of the prefilter strings are never parsed; the search runs over the whole
 ///   buffer with a SIMD scan (`Needle`), so such lines cost only the newline count.
-/// - Memory is bounded by the longest line (up to `maxLineBytes`; a longer line is skipped and counted),
-///   never by the file.
+/// - Memory is bounded by `maxLineBytes` whatever the input: a longer line is skipped while it streams past,
+///   never held whole, and counted (`line-too-long`).
+/// - A UTF-8 byte order mark at the start of the file is not part of its first line.
 /// - An I/O error throws, and the caller must then keep nothing from this read.
 final class LineReader: SourceReader {
-    public static let maxLineBytes = 256 << 20
-    static let initialCapacity = 1 << 20
+    /// The longest line read: far above any usage record (a model's whole answer is well under a megabyte), and
+    /// low enough that two workers at once stay within the memory budget (DESIGN.md, "Performance budget").
+    public static let maxLineBytes = 8 << 20
+    static let initialCapacity = 1 << 18
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     private let input: CompiledInput
     private let rootPaths: JSONPathSet
@@ -51,7 +55,7 @@ final class LineReader: SourceReader {
         var result = SourceReadResult()
         result.state = state
         result.endOffset = offset
-        let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey)
+        let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey, path: path)
         var filled = 0
         var discarding = false  // inside a line longer than maxLineBytes
         var discarded: Int64 = 0  // its bytes dropped so far; consumed only once its newline is seen
@@ -77,6 +81,7 @@ final class LineReader: SourceReader {
             guard let lastNewline = ubs_memrchr(buffer + searchFrom, 0x0A, filled - searchFrom) else { continue }
             let end = UnsafeRawPointer(buffer).distance(to: lastNewline) + 1
             var start = 0
+            if result.endOffset == 0, end >= 3, memcmp(buffer, LineReader.byteOrderMark, 3) == 0 { start = 3 }
             if discarding {
                 let firstNewline = memchr(buffer, 0x0A, end)!
                 start = buffer.distance(to: firstNewline) + 1
@@ -93,6 +98,9 @@ final class LineReader: SourceReader {
         }
         return result
     }
+
+    /// The read buffer's size now: at most `maxLineBytes` (and the parser's padding).
+    var bufferCapacity: Int { capacity }
 
     private func grow() {
         let bigger = min(capacity * 2, LineReader.maxLineBytes)
@@ -118,7 +126,14 @@ final class LineReader: SourceReader {
             let root: JSONRef
             if let patterns {
                 let line = UnsafeRawBufferPointer(start: buffer + lineStart, count: lineEnd - lineStart)
-                guard let record = patterns.record(for: line, offset: fileOffset + Int64(lineStart)) else { return }
+                let record: [UInt8]
+                switch patterns.record(for: line, offset: fileOffset + Int64(lineStart)) {
+                case .record(let found): record = found
+                case .none: return
+                case .tooSlow:
+                    result.skip(SkipReason.patternTooSlow, line: lineNumber, problem: true)
+                    return
+                }
                 do {
                     root = try record.withUnsafeBytes { bytes throws(JSONParseError) in try parser.parse(copying: bytes) }
                 } catch {
@@ -127,7 +142,7 @@ final class LineReader: SourceReader {
                 }
             } else {
                 do {
-                    root = try parser.parse(buffer + lineStart, count: lineEnd - lineStart)
+                    root = try parser.parseLog(buffer + lineStart, count: lineEnd - lineStart)
                 } catch {
                     if !isBlank(lineStart, lineEnd) { result.skip(SkipReason.malformedJSON, line: lineNumber, problem: true) }
                     return
@@ -194,4 +209,7 @@ public struct SourceReadError: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(operation) failed: \(detail)" }
+
+    /// A FIFO, socket or device where a log was expected: never read, since reading one could wait for ever.
+    public static let notARegularFile = SourceReadError(operation: "open", detail: "not a regular file")
 }

@@ -41,38 +41,87 @@ struct RecordExtractor {
     let timeZone: TimeZone
     /// Hash of the source's path, for identities scoped to one source.
     let sourceKey: String
+    /// The source's file name without its folders, for identities scoped to it (`scope: file_name`): it is only
+    /// ever hashed into an identity.
+    let fileName: String
     /// When the document was read (milliseconds since 1970): the time of readings whose rule names no time of
     /// its own (a status line's). Nil for logs, whose readings must carry their time.
     let readAt: Int64?
     /// One parser per `decode` field, so decoded JSON never invalidates the outer document's values.
     private let decodeParsers: [JSONParser]
     private let modelCache = ModelCache()
+    private let overrun = PatternOverrun()
 
-    init(input: CompiledInput, timeZone: TimeZone, sourceKey: String, readAt: Int64? = nil) {
+    init(input: CompiledInput, timeZone: TimeZone, sourceKey: String, path: String, readAt: Int64? = nil) {
         self.input = input
         self.timeZone = timeZone
         self.sourceKey = sourceKey
+        fileName = path.split(separator: "/").last.map(String.init) ?? path
         self.readAt = readAt
         let decodeCount = input.records.map(\.decode.count).max() ?? 0
         decodeParsers = (0..<decodeCount).map { _ in JSONParser() }
     }
 
     /// `siblings`: values read from documents beside a `json` source, given to its records by their time.
+    ///
+    /// A line (or document, or row) on which a pattern used up its work (`BoundedMatch`) gives nothing: what
+    /// its rules did is undone, and it is one `pattern-too-slow` skip.
     func process(
         root: JSONRef, parser: JSONParser, line: Int, state: inout SourceState, into result: inout SourceReadResult,
         siblings: SiblingValues? = nil
     ) {
+        overrun.happened = false
+        // Counts, not copies, of what only grows: holding the arrays would copy them on every line.
+        let before = (
+            state: state, events: result.events.count, limits: result.limits.count, records: result.records,
+            skipped: result.skipped, problems: result.problems.count
+        )
+        apply(root: root, parser: parser, line: line, state: &state, into: &result, siblings: siblings)
+        guard overrun.happened else { return }
+        state = before.state
+        result.events.removeSubrange(before.events...)
+        result.limits.removeSubrange(before.limits...)
+        result.records = before.records
+        result.skipped = before.skipped
+        result.problems.removeSubrange(before.problems...)
+        result.skip(SkipReason.patternTooSlow, line: line, problem: true)
+    }
+
+    private func apply(
+        root: JSONRef, parser: JSONParser, line: Int, state: inout SourceState, into result: inout SourceReadResult,
+        siblings: SiblingValues?
+    ) {
         let lineContext = RecordContext(
-            parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [])
+            parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [],
+            overrun: overrun)
         for rule in input.carry where rule.match.allHold(in: lineContext) {
             for (name, value) in rule.set {
                 if let resolved = value.resolve(in: lineContext) { state.variables[name] = resolved.text }
             }
         }
         let context = RecordContext(
-            parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [])
-        for rule in input.limits where rule.match.allHold(in: context) {
-            readLimits(rule, context, line: line, into: &result)
+            parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [],
+            overrun: overrun)
+        // Whether a record read a replaced byte (`JSONParser.parseLog`) is noted afresh for each record.
+        for rule in input.limits {
+            guard let select = rule.select else {
+                parser.forgetReadReplacedText()
+                if rule.match.allHold(in: context) { readLimits(rule, context, line: line, into: &result) }
+                continue
+            }
+            let elements: [JSONRef] =
+                switch (select.kind, parser.value(at: select.pointer, in: root)) {
+                case (.arrayElements, .array(let ref)?): Array(parser.elements(of: ref))
+                case (.objectEntries, .object(let ref)?): parser.entries(of: ref).map(\.1)
+                default: []
+                }
+            for element in elements {
+                let c = RecordContext(
+                    parser: parser, root: root, element: element, entryKey: nil, variables: state.variables, decoded: [],
+                    overrun: overrun)
+                parser.forgetReadReplacedText()
+                if rule.match.allHold(in: c) { readLimits(rule, c, line: line, into: &result) }
+            }
         }
         for rule in input.records {
             if let pointer = rule.selectPointer, let select = rule.select {
@@ -81,6 +130,7 @@ struct RecordExtractor {
                 switch (select.kind, container) {
                 case (.arrayElements, .array(let ref)):
                     for element in parser.elements(of: ref) {
+                        parser.forgetReadReplacedText()
                         let c = elementContext(rule, parser, root, element, nil, state.variables)
                         if rule.match.allHold(in: c) {
                             matched = true
@@ -89,6 +139,7 @@ struct RecordExtractor {
                     }
                 case (.objectEntries, .object(let ref)):
                     for (key, element) in parser.entries(of: ref) {
+                        parser.forgetReadReplacedText()
                         let c = elementContext(rule, parser, root, element, key, state.variables)
                         if rule.match.allHold(in: c) {
                             matched = true
@@ -99,6 +150,7 @@ struct RecordExtractor {
                 }
                 if matched { return }
             } else {
+                parser.forgetReadReplacedText()
                 let c = elementContext(rule, parser, root, root, nil, state.variables)
                 if rule.match.allHold(in: c) {
                     readRecord(rule, c, line: line, state: &state, into: &result, siblings: siblings)
@@ -113,7 +165,8 @@ struct RecordExtractor {
         _ variables: [String: String]
     ) -> RecordContext {
         var context = RecordContext(
-            parser: parser, root: root, element: element, entryKey: key, variables: variables, decoded: [])
+            parser: parser, root: root, element: element, entryKey: key, variables: variables, decoded: [],
+            overrun: overrun)
         for (pointer, inner) in zip(rule.decode, decodeParsers) {
             // A field that is absent, or not a string, leaves its values absent. A string that is not JSON
             // makes the record malformed (see `readRecord`).
@@ -214,12 +267,19 @@ struct RecordExtractor {
         }
         let model = rule.model?.resolve(in: context).map { modelCache.sanitized($0.text) } ?? ModelID.unknown
         let identity = identity(rule, context)
+        let alias = alias(rule, context)
+        let checkAlias = !rule.aliasKey.isEmpty && rule.aliasCheck.allHold(in: context)
+        // Bytes that are not UTF-8 make a record malformed only when a value it was read from holds them.
+        if context.parser.readReplacedText {
+            result.skip(SkipReason.malformedJSON, line: line, problem: true)
+            return
+        }
         result.events.append(
             TokenEvent(
                 tool: input.tool, time: time, model: model, counts: counts,
-                loggedCost: loggedCost, identity: identity.value,
+                loggedCost: loggedCost, identity: identity.value, legacyIdentity: identity.legacy,
                 keep: identity.fromKey ? rule.keep : .first,
-                alias: alias(rule, context), checkAlias: !rule.aliasKey.isEmpty && rule.aliasCheck.allHold(in: context),
+                alias: alias, checkAlias: checkAlias, aliasOwner: rule.aliasGroup.map(aliasGroup),
                 estimated: rule.estimated, dimensions: dimensions(rule.dimensions, context), serverTools: serverTools))
     }
 
@@ -279,14 +339,14 @@ struct RecordExtractor {
     }
 
     /// The sum of a count field's present addends; absent when all are absent; invalid when one is present
-    /// but not a count, or the sum overflows.
+    /// but not a count, or the sum is above what one record may count (`TokenCounts.recordCeiling`).
     private func readCount(_ addends: [CompiledValue], _ context: RecordContext) -> CountRead {
         var sum: Int64?
         for value in addends {
             guard let found = value.resolve(in: context) else { continue }
             guard let count = found.count else { return .invalid }
             let (next, overflow) = (sum ?? 0).addingReportingOverflow(count)
-            if overflow { return .invalid }
+            if overflow || next > TokenCounts.recordCeiling { return .invalid }
             sum = next
         }
         return sum.map { .count($0) } ?? .absent
@@ -301,12 +361,14 @@ struct RecordExtractor {
         var input = max(raw.input ?? 0, 0)
         var output = max(raw.output ?? 0, 0)
         let cache = cacheRead + write5m + write1h
+        var loggedTotal: Int64?
+        if let totalField = rule.tokens.total, case .count(let total) = readCount(totalField, context) { loggedTotal = total }
         func answer(_ flag: CountingFlag, _ conditions: [CompiledCondition]) -> CountingAnswer {
             switch flag {
             case .always(let value): value ? .yes : .no
             case .conditional(_, let then, let otherwise): conditions.allHold(in: context) ? then : otherwise
             case .auto: .auto
-            case .byTotal(let otherwise): otherwise ? .yes : .no
+            case .byTotal(let otherwise, let withoutTotal): (loggedTotal == nil ? withoutTotal : otherwise) ? .yes : .no
             }
         }
         var includesCache: Bool
@@ -317,7 +379,7 @@ struct RecordExtractor {
         }
         // `auto` is refused for reasoning by the loader; read as the usual case, reasoning inside output.
         var outputIncludesReasoning = answer(rule.counting.outputIncludesReasoning, rule.countingConditions.reasoning) != .no
-        if let totalField = rule.tokens.total, case .count(let total) = readCount(totalField, context) {
+        if let total = loggedTotal {
             // The reading of the counts that adds up to the logged total wins. Readings are tried from the
             // fewest flags turned against their default, so a total that cannot tell keeps the default.
             let byTotal = (input: rule.counting.inputIncludesCache.isByTotal, output: rule.counting.outputIncludesReasoning.isByTotal)
@@ -348,27 +410,63 @@ struct RecordExtractor {
         guard !rule.aliasKey.isEmpty else { return nil }
         let values = rule.aliasKey.map { $0.resolve(in: context) }
         guard values.allSatisfy({ $0 != nil }) else { return nil }
-        var hasher = IdentityHasher()
+        var hasher = KeyHasher()
         hasher.combine(input.identitySpace)
         hasher.combine("alias")
-        if rule.identityScope == .source { hasher.combine(sourceKey) }
-        for value in values { value!.hash(into: &hasher) }
-        return hasher.finalize()
+        hashScope(rule.identityScope, into: &hasher)
+        for value in values { hasher.combine(value!) }
+        return hasher.finalize().identity
+    }
+
+    /// Who registers an alias for every record of the group: one hash for the group, apart from every identity.
+    private func aliasGroup(_ group: String) -> Identity {
+        var hasher = KeyHasher()
+        hasher.combine(input.identitySpace)
+        hasher.combine("alias-group")
+        hasher.combine(group)
+        return hasher.finalize().identity
+    }
+
+    private func hashScope(_ scope: IdentityScope, into hasher: inout KeyHasher) {
+        switch scope {
+        case .global: break
+        case .source: hasher.combine(sourceKey)
+        case .fileName:
+            hasher.combine("file")
+            hasher.combine(fileName)
+        }
+    }
+
+    /// The identity older versions gave the record, from the descriptor's `former` key, hashed as they did (an
+    /// object as its bytes); nil when that key is incomplete.
+    private func formerIdentity(_ rule: CompiledRecord, _ context: RecordContext) -> Identity? {
+        let values = rule.formerKey.map { $0.resolve(in: context) }
+        guard values.allSatisfy({ $0 != nil }) else { return nil }
+        var hasher = KeyHasher()
+        hasher.combine(input.identitySpace)
+        hashScope(rule.formerScope, into: &hasher)
+        for value in values { hasher.combine(value!) }
+        let (identity, asWritten) = hasher.finalize()
+        return asWritten ?? identity
     }
 
     /// The record's identity from the descriptor's key (or fallback). A record with neither is named by
     /// its own content, so reading a file again after a truncation or rewrite cannot count it twice; two
     /// byte-identical records are one record written twice. `fromKey` says which: a content identity is kept
-    /// under `first`.
-    private func identity(_ rule: CompiledRecord, _ context: RecordContext) -> (value: Identity, fromKey: Bool) {
+    /// under `first`. A key's objects and arrays are hashed in their canonical text (`CanonicalJSON`); `legacy`
+    /// is the hash of their bytes as written, which older versions stored, when it is another.
+    private func identity(
+        _ rule: CompiledRecord, _ context: RecordContext
+    ) -> (value: Identity, legacy: Identity?, fromKey: Bool) {
         for key in [rule.identityKey, rule.identityFallback] where !key.isEmpty {
             let values = key.map { $0.resolve(in: context) }
             guard values.allSatisfy({ $0 != nil }) else { continue }
-            var hasher = IdentityHasher()
+            var hasher = KeyHasher()
             hasher.combine(input.identitySpace)
-            if rule.identityScope == .source { hasher.combine(sourceKey) }
-            for value in values { value!.hash(into: &hasher) }
-            return (hasher.finalize(), true)
+            hashScope(rule.identityScope, into: &hasher)
+            for value in values { hasher.combine(value!) }
+            let (identity, legacy) = hasher.finalize()
+            return (identity, rule.formerKey.isEmpty ? legacy : formerIdentity(rule, context), true)
         }
         var hasher = IdentityHasher()
         hasher.combine(input.identitySpace)
@@ -380,7 +478,7 @@ struct RecordExtractor {
             hasher.combine(context.entryKey ?? "")
             FieldValue.composite(context.element, context.parser).hash(into: &hasher)
         }
-        return (hasher.finalize(), false)
+        return (hasher.finalize(), nil, false)
     }
 
     private func readLimits(
@@ -398,18 +496,24 @@ struct RecordExtractor {
             result.skip(SkipReason.badLimitTime, line: line, problem: true)
             return
         }
-        for (window, used) in readings {
+        let samples = readings.map { window, used in
             var resetsAt = window.resetsAt.flatMap { at in
                 at.value.resolve(in: context).flatMap { TimeParsing.milliseconds($0, format: at.format, timeZone: timeZone) }
             }
             if resetsAt == nil, let seconds = window.resetsIn?.resolve(in: context)?.double, seconds.isFinite {
                 resetsAt = time + Int64((seconds * 1000).rounded())
             }
-            result.limits.append(
-                LimitSample(
-                    tool: input.tool, time: time, window: window.name, usedPercent: used,
-                    windowMinutes: window.windowMinutes?.resolve(in: context)?.count, resetsAt: resetsAt))
+            let minutes = window.windowMinutes?.resolve(in: context)?.count
+            return LimitSample(
+                tool: input.tool, time: time, window: minutes.flatMap { window.namesByMinutes[$0] } ?? window.name,
+                usedPercent: used, windowMinutes: minutes, resetsAt: resetsAt)
         }
+        // As for a record: bytes that are not UTF-8 spoil a reading only when it was read from them.
+        if context.parser.readReplacedText {
+            result.skip(SkipReason.malformedJSON, line: line, problem: true)
+            return
+        }
+        result.limits += samples
     }
 }
 
@@ -424,26 +528,5 @@ private final class ModelCache {
             clean = ModelID.sanitize(text)
         }
         return clean
-    }
-}
-
-/// Model ids as stored and shown: only the characters model ids use, so nothing else from a log can ride
-/// along in this one free-text field. Pure byte checks: this runs once per record, on every core.
-enum ModelID {
-    static let unknown = "unknown"
-
-    static func sanitize(_ text: String) -> String {
-        var bytes = Substring(text).utf8[...]
-        while bytes.first == 0x20 { bytes = bytes.dropFirst() }
-        while bytes.last == 0x20 { bytes = bytes.dropLast() }
-        let allowed = bytes.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == 0x2E || byte == 0x5F || byte == 0x2D || byte == 0x3A || byte == 0x40 || byte == 0x2B
-                || byte == 0x2F
-        }
-        guard allowed, !bytes.isEmpty, bytes.count <= 100, bytes.first != 0x2F,
-            !zip(bytes, bytes.dropFirst()).contains(where: { $0 == 0x2F && $1 == 0x2F })
-        else { return unknown }
-        return String(Substring(bytes))
     }
 }

@@ -11,12 +11,15 @@ import Foundation
 ///   is exact because no writer has it open, and a writer that opens it later writes a `-wal`, which the
 ///   next scan sees as a change.
 /// - The query runs in one short read transaction. An input may give variants of its query for the schemas
-///   its tool has had: the first whose `requires` tables all exist is run, and a database that no variant
-///   fits has nothing for this input (no rows, no error).
+///   its tool has had: the first whose `requires` tables (and `table.column` columns) all exist is run, and a
+///   database that no variant fits has nothing for this input (no rows, no error).
 /// - With a watermark, `:watermark` is bound to the highest value read before (the smallest value of all on
 ///   the first read; SQLite orders numbers before text), and the highest value seen is kept in the source's
 ///   state. Use `>=` so rows written later with the same value are not missed; identities keep the rows read
 ///   twice from counting twice. Rows whose watermark column is NULL leave it as it is.
+/// - A read has a budget (`QueryLimits`): at most `steps` of SQLite's virtual-machine steps and `rows` rows. A
+///   query past either (a recursive CTE that never ends) is stopped, and the source is unreadable with that
+///   reason: nothing of it is kept, and its checkpoint does not move.
 /// - Any other failure (not a database, a missing column, a lock held past the timeout) throws, and the
 ///   caller keeps nothing of the read.
 /// - Columns become fields: integers and reals as numbers, text as strings, BLOBs as strings when they are
@@ -29,17 +32,32 @@ final class SQLiteSourceReader: SourceReader {
     static let busyTimeoutMilliseconds: Int32 = 2000
     static let maxDecompressedBytes = 64 << 20
 
+    /// What one read of one database may cost.
+    struct QueryLimits {
+        /// SQLite virtual-machine steps, counted by deterministic work rather than time: the costliest shipped
+        /// query, Cursor's, takes about 120 steps a bubble (measured on 200,000), so this reads some 4 million
+        /// bubbles, years of a heavy user; an endless recursive query stops after some 15 s to a minute.
+        var steps: Int64
+        /// Rows returned: twice those million bubbles; the events of this many rows are about the memory a read
+        /// may take.
+        var rows: Int
+
+        static let standard = QueryLimits(steps: 500_000_000, rows: 2_000_000)
+    }
+
     private let input: CompiledInput
     private let queries: [SQLQuery]
     private let rootPaths: JSONPathSet
     private let timeZone: TimeZone
     private let parser = JSONParser()
+    private let limits: QueryLimits
 
-    init(input: CompiledInput, queries: [SQLQuery], timeZone: TimeZone) {
+    init(input: CompiledInput, queries: [SQLQuery], timeZone: TimeZone, limits: QueryLimits = .standard) {
         self.input = input
         self.queries = queries
         rootPaths = JSONPathSet(input.rootPointers)
         self.timeZone = timeZone
+        self.limits = limits
     }
 
     var resumesAtOffset: Bool { false }
@@ -53,25 +71,51 @@ final class SQLiteSourceReader: SourceReader {
         result.state = state
         result.endOffset = Int64(info.st_size)
         let immutable = Self.isWriteAheadLogged(fd) && !Self.hasSidecars(path)
+        var overBudget: String?
         do {
-            try read(path: path, sourceKey: sourceKey, immutable: immutable, into: &result)
+            try read(path: path, sourceKey: sourceKey, immutable: immutable, into: &result, overBudget: &overBudget)
         } catch {
-            throw SourceReadError(operation: "query", detail: error.message)
+            throw SourceReadError(operation: "query", detail: overBudget ?? error.message)
         }
         return result
     }
 
-    private func read(path: String, sourceKey: String, immutable: Bool, into result: inout SourceReadResult)
-        throws(StoreError)
-    {
+    /// `overBudget` says why the read was stopped, when it was.
+    private func read(
+        path: String, sourceKey: String, immutable: Bool, into result: inout SourceReadResult, overBudget: inout String?
+    ) throws(StoreError) {
         let database = try Database(
             path: Self.uri(path, immutable: immutable), options: [.readOnly, .uri],
             busyTimeoutMilliseconds: Self.busyTimeoutMilliseconds)
+        database.limitWork(toSteps: limits.steps)
+        defer {
+            if database.workExhausted {
+                overBudget = "the query ran past its budget of \(limits.steps) SQLite steps (a query that never ends?)"
+            }
+        }
         try database.execute("PRAGMA query_only = 1")
         try database.transaction(immediate: false) { () throws(StoreError) in
             let tables = Set(
                 try database.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").rows().compactMap { $0.text(0) })
-            guard let query = queries.first(where: { $0.requires.allSatisfy(tables.contains) }) else { return }
+            var columns: [String: Set<String>] = [:]
+            func exists(_ requirement: String) throws(StoreError) -> Bool {
+                // `table.column`: the table, with that column.
+                guard let dot = requirement.firstIndex(of: ".") else { return tables.contains(requirement) }
+                let table = String(requirement[..<dot])
+                guard tables.contains(table) else { return false }
+                if columns[table] == nil {
+                    columns[table] = Set(
+                        try database.prepare("SELECT name FROM pragma_table_info(?1)").rows([.text(table)]).compactMap { $0.text(0) })
+                }
+                return columns[table]!.contains(String(requirement[requirement.index(after: dot)...]))
+            }
+            var chosen: SQLQuery?
+            variants: for query in queries {
+                for requirement in query.requires where !(try exists(requirement)) { continue variants }
+                chosen = query
+                break
+            }
+            guard let query = chosen else { return }
             let statement = try database.prepare(query.sql)
             let names = statement.columnNames
             let watermarkColumn = query.watermark.flatMap { names.firstIndex(of: $0) }
@@ -79,12 +123,17 @@ final class SQLiteSourceReader: SourceReader {
                 throw StoreError(message: "the query returns no column named '\(query.watermark!)' (its watermark)", busy: false)
             }
             let bound: [SQLValue] = statement.parameterCount == 0 ? [] : [Self.value(of: result.state.watermark)]
-            let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey)
+            let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey, path: path)
             var state = result.state
             var highest = state.watermark
             var rowNumber = 0
             try statement.forEachRow(bound) { row in
                 rowNumber += 1
+                guard rowNumber <= limits.rows else {
+                    overBudget = "the query returned more than \(limits.rows) rows (a query that never ends?)"
+                    database.interrupt()
+                    return
+                }
                 result.lines += 1
                 if let column = watermarkColumn, let mark = Self.watermark(row.values[column]), highest.map({ $0 < mark }) ?? true {
                     highest = mark
@@ -167,10 +216,14 @@ final class SQLiteSourceReader: SourceReader {
         }
     }
 
+    /// The path's bytes (`SystemPath`) percent-encoded, except the characters a URI path keeps as they are.
     static func uri(_ path: String, immutable: Bool) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove(charactersIn: "?#")
-        let encoded = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+        var encoded = ""
+        for byte in SystemPath.bytes(path) {
+            let kept = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || "/-._~!$&'()*+,;=:@".utf8.contains(byte)
+            encoded += kept ? String(UnicodeScalar(byte)) : String(format: "%%%02X", byte)
+        }
         return "file:\(encoded)?mode=ro" + (immutable ? "&immutable=1" : "")
     }
 
@@ -182,6 +235,6 @@ final class SQLiteSourceReader: SourceReader {
     }
 
     static func hasSidecars(_ path: String) -> Bool {
-        FileManager.default.fileExists(atPath: path + "-wal") || FileManager.default.fileExists(atPath: path + "-shm")
+        SystemPath.exists(path + "-wal") || SystemPath.exists(path + "-shm")
     }
 }

@@ -59,6 +59,8 @@ struct SiblingValues {
 ///   nothing of it is kept.
 /// - A sibling that is not JSON (or is larger than a document may be) is one `malformed-sibling` skip, and
 ///   gives no values.
+/// - An element on which a pattern used up its work (`BoundedMatch`) is one `pattern-too-slow` skip, and sets
+///   nothing.
 final class SiblingReader {
     private let rules: CompiledSiblings
     private let rootPaths: JSONPathSet
@@ -89,14 +91,16 @@ final class SiblingReader {
                 parsed = (rule.file, root)
             }
             let root = parsed!.root
-            for (element, key) in elements(of: rule, in: root) { read(rule, element, key, root, into: &values) }
+            for (element, key) in elements(of: rule, in: root) {
+                read(rule, element, key, root, into: &values, result: &result)
+            }
         }
         return values
     }
 
     /// Parses the sibling at `path`, or returns nil when it holds nothing to read (counting a malformed one).
     private func parse(_ path: String, into result: inout SourceReadResult) throws(SourceReadError) -> JSONRef? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = SystemPath.openForReading(path)
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw SourceReadError(errno: errno, operation: "open a sibling document")
@@ -129,10 +133,20 @@ final class SiblingReader {
     }
 
     private func read(
-        _ rule: CompiledSiblings.Rule, _ element: JSONRef, _ key: String?, _ root: JSONRef, into values: inout SiblingValues
+        _ rule: CompiledSiblings.Rule, _ element: JSONRef, _ key: String?, _ root: JSONRef, into values: inout SiblingValues,
+        result: inout SourceReadResult
     ) {
+        let overrun = PatternOverrun()
         let context = RecordContext(
-            parser: parser, root: root, element: element, entryKey: key, variables: [:], decoded: [])
+            parser: parser, root: root, element: element, entryKey: key, variables: [:], decoded: [], overrun: overrun)
+        var found: [(String, Int64?, String)] = []
+        defer {
+            if overrun.happened {
+                result.skip(SkipReason.patternTooSlow, line: 1, problem: true)
+            } else {
+                for (name, from, text) in found { values.entries[name, default: []].append((from, text)) }
+            }
+        }
         guard rule.match.allHold(in: context) else { return }
         var from: Int64?
         if let since = rule.since {
@@ -143,7 +157,7 @@ final class SiblingReader {
             from = time
         }
         for (name, value) in rule.set {
-            if let resolved = value.resolve(in: context) { values.entries[name, default: []].append((from, resolved.text)) }
+            if let resolved = value.resolve(in: context) { found.append((name, from, resolved.text)) }
         }
     }
 }

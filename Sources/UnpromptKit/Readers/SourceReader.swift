@@ -21,9 +21,12 @@ extension SourceReader {
     func read(path: String, sourceKey: String, from offset: Int64, state: SourceState) throws(SourceReadError)
         -> SourceReadResult
     {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = SystemPath.openForReading(path)
         guard fd >= 0 else { throw SourceReadError(errno: errno, operation: "open") }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw SourceReadError(errno: errno, operation: "stat") }
+        guard SystemPath.isRegularFile(info) else { throw .notARegularFile }
         return try read(fd: fd, path: path, sourceKey: sourceKey, from: offset, state: state)
     }
 }

@@ -31,7 +31,7 @@ public enum StatusLinePayload: Sendable {
         parser.extract(JSONPathSet(input.rootPointers), in: root)
         var result = SourceReadResult()
         var state = SourceState()
-        RecordExtractor(input: input, timeZone: TimeZone(identifier: "UTC")!, sourceKey: "", readAt: now)
+        RecordExtractor(input: input, timeZone: TimeZone(identifier: "UTC")!, sourceKey: "", path: "", readAt: now)
             .process(root: root, parser: parser, line: 1, state: &state, into: &result)
         return result.limits.filter { sample in sample.usedPercent.map { $0.isFinite && $0 >= 0 } ?? false }
     }

@@ -12,6 +12,7 @@ import Foundation
 ///   or `M` (×1,000,000) suffix — becomes a JSON number, as written: `1.2k` is 1200, never "un-rounded".
 ///   Any other capture is a string.
 /// - `offset` names the line by its place in an appended file, so identical lines stay distinct records.
+/// - Matching is bounded (`BoundedMatch`): a line on which a pattern uses up its work is no record, and says so.
 final class TextPatterns {
     private let patterns: [(name: String, regex: NSRegularExpression, captures: [String])]
 
@@ -21,13 +22,25 @@ final class TextPatterns {
         }
     }
 
-    /// The record for one line (without its newline), or nil when no pattern matches it.
-    func record(for line: UnsafeRawBufferPointer, offset: Int64) -> [UInt8]? {
+    enum LineRecord {
+        case record([UInt8])
+        /// No pattern matches the line.
+        case none
+        /// A pattern used up its matching work on the line (`SkipReason.patternTooSlow`).
+        case tooSlow
+    }
+
+    /// The record for one line (without its newline).
+    func record(for line: UnsafeRawBufferPointer, offset: Int64) -> LineRecord {
         var text = String(decoding: line, as: UTF8.self)
         if text.hasSuffix("\r") { text.removeLast() }
-        let range = NSRange(text.startIndex..., in: text)
         for pattern in patterns {
-            guard let match = pattern.regex.firstMatch(in: text, range: range) else { continue }
+            let match: NSTextCheckingResult
+            switch BoundedMatch.first(pattern.regex, in: text) {
+            case .match(let found): match = found
+            case .none: continue
+            case .tooSlow: return .tooSlow
+            }
             var json = JSONText()
             json.open()
             json.field("pattern", string: pattern.name)
@@ -42,9 +55,9 @@ final class TextPatterns {
                 }
             }
             json.close()
-            return json.bytes
+            return .record(json.bytes)
         }
-        return nil
+        return .none
     }
 
     /// The names of a regular expression's named groups, `(?<name>…)`, in order.

@@ -33,6 +33,8 @@ struct RecordContext {
     var decoded: [(JSONParser, JSONRef)?]
     /// A `decode` field holds a string that is not JSON.
     var malformedDecode = false
+    /// Told when a pattern of a value or condition used up its work (`BoundedMatch`).
+    var overrun: PatternOverrun?
 
     func lookup(_ path: CompiledPath) -> FieldValue? {
         if let decodedPath = path.decoded {
@@ -159,11 +161,16 @@ final class CompiledValue: Sendable {
         }
         guard let value = found, let pattern else { return found }
         let text = value.text
-        let range = NSRange(text.startIndex..., in: text)
-        guard let match = pattern.firstMatch(in: text, range: range), match.numberOfRanges > 1,
-            let capture = Range(match.range(at: 1), in: text)
-        else { return nil }
-        return .text(String(text[capture]))
+        switch BoundedMatch.first(pattern, in: text) {
+        case .match(let match):
+            guard match.numberOfRanges > 1, let capture = Range(match.range(at: 1), in: text) else { return nil }
+            return .text(String(text[capture]))
+        case .none:
+            return nil
+        case .tooSlow:
+            context.overrun?.happened = true
+            return nil
+        }
     }
 }
 
@@ -254,8 +261,13 @@ final class CompiledCondition: Sendable {
             return number < bound
         case .matches:
             guard let value, !value.isNull, let regex else { return false }
-            let text = value.text
-            return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            switch BoundedMatch.first(regex, in: value.text) {
+            case .match: return true
+            case .none: return false
+            case .tooSlow:
+                context.overrun?.happened = true
+                return false
+            }
         case .equals:
             guard let value else { return false }
             return literals.contains { value.equals($0) }

@@ -1,7 +1,7 @@
 import Foundation
 internal import CZstd
 
-/// Decompresses zstd data with the system's libzstd. C types stay in this file.
+/// Compresses and decompresses zstd data with the system's libzstd. C types stay in this file.
 enum Zstd {
     /// Why data could not be decompressed.
     struct Failure: Error, Equatable {
@@ -42,5 +42,21 @@ enum Zstd {
         }
         if let outcome { throw outcome }
         return output
+    }
+
+    /// `bytes` as one zstd frame that records its size and a checksum of its content, so a decompression of a
+    /// damaged or cut frame fails instead of giving other bytes.
+    static func compress(_ bytes: [UInt8], level: Int32 = 6) -> Data {
+        guard let context = ZSTD_createCCtx() else { fatalError("Zstd: out of memory") }
+        defer { ZSTD_freeCCtx(context) }
+        ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, level)
+        ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1)
+        let bound = ZSTD_compressBound(bytes.count)
+        var output = [UInt8](repeating: 0, count: bound)
+        let written = output.withUnsafeMutableBytes { out in
+            bytes.withUnsafeBytes { input in ZSTD_compress2(context, out.baseAddress, bound, input.baseAddress, input.count) }
+        }
+        precondition(ZSTD_isError(written) == 0, "Zstd: \(String(cString: ZSTD_getErrorName(written)))")
+        return Data(output[..<written])
     }
 }

@@ -43,14 +43,14 @@ public struct CostReading: Sendable, Equatable {
     public static func += (a: inout CostReading, b: CostReading) {
         a.usd += b.usd
         a.loggedUSD += b.loggedUSD
-        a.costedEvents += b.costedEvents
-        a.loggedEvents += b.loggedEvents
-        a.costedTokens += b.costedTokens
-        a.uncostedTokens += b.uncostedTokens
-        a.uncostedEvents += b.uncostedEvents
+        a.costedEvents = a.costedEvents.saturatingAdd(b.costedEvents)
+        a.loggedEvents = a.loggedEvents.saturatingAdd(b.loggedEvents)
+        a.costedTokens = a.costedTokens.saturatingAdd(b.costedTokens)
+        a.uncostedTokens = a.uncostedTokens.saturatingAdd(b.uncostedTokens)
+        a.uncostedEvents = a.uncostedEvents.saturatingAdd(b.uncostedEvents)
         a.unpricedModels.formUnion(b.unpricedModels)
-        a.approximateTokens += b.approximateTokens
-        a.estimatedEvents += b.estimatedEvents
+        a.approximateTokens = a.approximateTokens.saturatingAdd(b.approximateTokens)
+        a.estimatedEvents = a.estimatedEvents.saturatingAdd(b.estimatedEvents)
         a.assumed.formUnion(b.assumed)
         a.serverTools = a.serverTools + b.serverTools
     }

@@ -47,13 +47,42 @@ final class Database {
         sqlite3_close_v2(handle)
     }
 
+    /// Work left before every statement of this connection is stopped, counted in thousands of SQLite's
+    /// virtual-machine steps (`sqlite3_progress_handler`); nil: no limit.
+    private final class WorkBudget {
+        var remaining: Int64
+        init(_ remaining: Int64) { self.remaining = remaining }
+    }
+
+    private var budget: WorkBudget?
+
+    /// Stops the statement running, and every later one, once `steps` virtual-machine steps have run on this
+    /// connection: a query that never ends (a recursive CTE) fails with SQLITE_INTERRUPT instead of hanging.
+    func limitWork(toSteps steps: Int64) {
+        let budget = WorkBudget(max(1, steps / 1000))
+        self.budget = budget
+        sqlite3_progress_handler(
+            handle, 1000,
+            { context in
+                let budget = Unmanaged<WorkBudget>.fromOpaque(context!).takeUnretainedValue()
+                budget.remaining -= 1
+                return budget.remaining < 0 ? 1 : 0
+            }, Unmanaged.passUnretained(budget).toOpaque())
+    }
+
+    /// Whether `limitWork` stopped a statement.
+    var workExhausted: Bool { (budget?.remaining ?? 0) < 0 }
+
+    /// Makes the running statement fail with SQLITE_INTERRUPT at its next step.
+    func interrupt() { sqlite3_interrupt(handle) }
+
     func execute(_ sql: String) throws(StoreError) {
         var error: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &error)
         guard code == SQLITE_OK else {
             let message = error.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
             sqlite3_free(error)
-            throw StoreError(message: message, busy: isBusy(code))
+            throw StoreError(message: Self.saying(code, message), busy: isBusy(code))
         }
     }
 
@@ -90,7 +119,13 @@ final class Database {
     var changes: Int { Int(sqlite3_changes(handle)) }
 
     fileprivate func failure(_ code: Int32) -> StoreError {
-        StoreError(message: String(cString: sqlite3_errmsg(handle)), busy: isBusy(code))
+        StoreError(message: Self.saying(code, String(cString: sqlite3_errmsg(handle))), busy: isBusy(code))
+    }
+
+    /// SQLite's message, with a full disk said plainly: its own words ("database or disk is full") read as
+    /// if the database might be at fault.
+    private static func saying(_ code: Int32, _ message: String) -> String {
+        code & 0xFF == SQLITE_FULL ? "disk full (\(message))" : message
     }
 
     private func isBusy(_ code: Int32) -> Bool {
@@ -190,6 +225,14 @@ final class Statement {
         }
 
         func int(_ index: Int) -> Int64? { if case .integer(let v) = values[index] { v } else { nil } }
+        /// An integer, or a real held within Int64: SQLite turns an integer sum that overflows into a real.
+        func count(_ index: Int) -> Int64? {
+            switch values[index] {
+            case .integer(let v): v
+            case .real(let v): Int64(saturating: v)
+            default: nil
+            }
+        }
         func double(_ index: Int) -> Double? {
             switch values[index] {
             case .real(let v): v

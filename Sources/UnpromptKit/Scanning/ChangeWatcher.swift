@@ -251,12 +251,12 @@ public final class ChangeWatcher: Sendable {
         var stamps: [String: FileStamp] = [:]
         for target in targets {
             var info = stat()
-            guard stat(target.directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { continue }
+            guard SystemPath.stat(target.directory, &info), (info.st_mode & S_IFMT) == S_IFDIR else { continue }
             DirectoryWalk.walk(
                 target.directory, relative: target.prefix, descend: target.descend,
                 file: { path, segments in
                     var info = stat()
-                    guard target.accept(segments), stat(path, &info) == 0 else { return }
+                    guard target.accept(segments), SystemPath.stat(path, &info) else { return }
                     stamps[path] = FileStamp(
                         device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
                         modified: nanoseconds(info, modification: true), changed: nanoseconds(info, modification: false))
@@ -343,7 +343,7 @@ public final class ChangeWatcher: Sendable {
         private func watch(target index: Int) -> Bool {
             let target = targets[index]
             var info = stat()
-            if stat(target.directory, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            if SystemPath.stat(target.directory, &info), (info.st_mode & S_IFMT) == S_IFDIR {
                 return watchTree(index, target.directory, target.prefix, isStart: true)
             }
             // Missing (or not a directory): wait for it on the nearest ancestor that exists.
@@ -351,7 +351,7 @@ public final class ChangeWatcher: Sendable {
             while true {
                 let (parent, name) = Self.split(path)
                 guard let parent else { return true }
-                if stat(parent, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+                if SystemPath.stat(parent, &info), (info.st_mode & S_IFMT) == S_IFDIR {
                     switch add(parent, follow: true) {
                     case .added(let wd):
                         roles[wd, default: []].append(.ancestor(target: index, next: name))
@@ -392,7 +392,7 @@ public final class ChangeWatcher: Sendable {
         private func add(_ path: String, follow: Bool) -> Added {
             if let limit, roles.count >= limit { return .exhausted }
             let mask = Self.events | Self.excludeUnlinked | Self.directoriesOnly | (follow ? 0 : Self.noFollow)
-            let wd = inotify_add_watch(fd, path, mask)
+            let wd = SystemPath.withCString(path) { inotify_add_watch(fd, $0, mask) }
             if wd >= 0 { return .added(wd) }
             return errno == ENOSPC || errno == ENOMEM ? .exhausted : .skipped
         }
@@ -443,7 +443,7 @@ public final class ChangeWatcher: Sendable {
                     }
                     let name = nameLength == 0 ? "" : buffer.withUnsafeBytes { raw in
                         let bytes = raw[(offset + 16)..<(offset + 16 + nameLength)]
-                        return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+                        return SystemPath.string(UnsafeRawBufferPointer(rebasing: bytes.prefix { $0 != 0 }))
                     }
                     offset += 16 + nameLength
                     if mask & UInt32(IN_Q_OVERFLOW) != 0 {

@@ -2,7 +2,9 @@ import Foundation
 
 /// The one walk of a directory tree, shared by discovery, the polling watcher and the inotify watcher, so all
 /// three see the same files: entries in name order; symbolic links to files followed, links to directories not
-/// (a walk cannot loop); the entry type from `readdir`, so only links and unknown types cost a stat.
+/// (a walk cannot loop, and a loop of links is no file); only regular files, so a FIFO, socket or device is
+/// never opened; the entry type from `readdir`, so only links and unknown types cost a stat. Names are bytes
+/// (`SystemPath`): one that is not UTF-8 is walked, matched and opened like any other.
 enum DirectoryWalk {
     /// What to do with a directory the walk reaches.
     enum Visit {
@@ -55,11 +57,11 @@ enum DirectoryWalk {
     /// A directory's entries by name, with what each is (other kinds, and broken links, left out); nil when it
     /// cannot be listed (`errno` says why).
     private static func entries(of directory: String) -> [(name: String, kind: Kind)]? {
-        guard let handle = opendir(directory) else { return nil }
+        guard let handle = SystemPath.withCString(directory, { opendir($0) }) else { return nil }
         var listed: [(name: String, type: UInt8)] = []
         while let entry = readdir(handle) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+                SystemPath.string(UnsafeRawBufferPointer(rebasing: raw[..<(raw.firstIndex(of: 0) ?? raw.count)]))
             }
             if name != "." && name != ".." { listed.append((name, entry.pointee.d_type)) }
         }
@@ -72,9 +74,9 @@ enum DirectoryWalk {
             // A link, or a file system that does not report types: look.
             var info = stat()
             let path = directory + "/" + name
-            guard lstat(path, &info) == 0 else { return nil }
+            guard SystemPath.lstat(path, &info) else { return nil }
             if info.st_mode & S_IFMT == S_IFLNK {
-                guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+                guard SystemPath.stat(path, &info), SystemPath.isRegularFile(info) else { return nil }
                 return (name, .file)
             }
             switch info.st_mode & S_IFMT {
@@ -88,11 +90,11 @@ enum DirectoryWalk {
     /// A root as every walk of it spells it: canonical (`realpath`) when it exists, so a source's key (a hash of
     /// its path) never depends on how the root was written (relative, through a link, with a trailing slash).
     static func canonical(_ root: String) -> String {
-        guard let resolved = realpath(root, nil) else {
+        guard let resolved = SystemPath.withCString(root, { realpath($0, nil) }) else {
             return root.count > 1 && root.hasSuffix("/") ? String(root.dropLast()) : root
         }
         defer { free(resolved) }
-        return String(cString: resolved)
+        return SystemPath.string(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
     }
 }
 

@@ -75,8 +75,9 @@ public struct DryRun: Sendable {
 /// The opaque name of a source in the store and in identities: a hash of its path, never the path.
 public enum SourceKey: Sendable {
     public static func of(path: String) -> String {
+        // The path's bytes (`SystemPath`): for a UTF-8 path, its text, as before.
         var hasher = IdentityHasher()
-        hasher.combine(path)
+        SystemPath.bytes(path).withUnsafeBytes { hasher.combine($0) }
         return hasher.finalize().description
     }
 }

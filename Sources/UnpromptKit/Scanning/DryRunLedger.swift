@@ -4,7 +4,7 @@ final class DryRunLedger: ScanLedger {
     typealias Failure = Never
 
     private struct Tally {
-        var deduplicator = Deduplicator(MemoryIdentityLedger())
+        var deduplicator = Deduplicator(CompactIdentityLedger())
         var totals = UsageTotals()
         var latestLimits: [LimitSample] = []
         var limitSamples = 0
@@ -33,7 +33,7 @@ final class DryRunLedger: ScanLedger {
     private let tally = Locked(Tally())
 
     var keepsCheckpoints: Bool { false }
-    var readsPerCommit: Int { 1 }
+    var commitGroup: CommitGroup { CommitGroup(reads: 1, events: 1, seconds: 0) }
 
     /// Each dry run has its own ledger: nothing to wait for.
     func lockForScan() -> ScanLease { ScanLease {} }

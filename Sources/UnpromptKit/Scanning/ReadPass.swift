@@ -59,11 +59,12 @@ struct ReadPass<Ledger: ScanLedger> {
     static func read(_ plan: PlannedRead, with reader: any SourceReader, recordingCheckpoint: Bool)
         -> Result<CompletedRead, SourceReadError>
     {
-        let fd = open(plan.path, O_RDONLY | O_CLOEXEC)
+        let fd = SystemPath.openForReading(plan.path)
         guard fd >= 0 else { return .failure(SourceReadError(errno: errno, operation: "open")) }
         defer { close(fd) }
         var before = stat()
         guard fstat(fd, &before) == 0 else { return .failure(SourceReadError(errno: errno, operation: "stat")) }
+        guard SystemPath.isRegularFile(before) else { return .failure(.notARegularFile) }
         before = SourceFingerprint.changeStat(before, of: plan.path, format: plan.rules.format)
         var start = reader.resumesAtOffset ? SourceFingerprint.resumeOffset(fd: fd, current: before, checkpoint: plan.checkpoint) : 0
         var state = SourceState()
@@ -92,10 +93,8 @@ struct ReadPass<Ledger: ScanLedger> {
 }
 
 /// Finished reads waiting to be committed, in source order. They are committed together, in one call to the
-/// ledger, once as many as it takes at once (`readsPerCommit`) are ready, or this much time has passed since the
-/// last commit (so progress shows, and a crash loses little).
+/// ledger, as its `commitGroup` says.
 private struct CommitQueue<Ledger: ScanLedger>: Sendable {
-    static var batchSeconds: Double { 0.2 }
 
     let ledger: Ledger
     var report: ScanReport
@@ -103,6 +102,7 @@ private struct CommitQueue<Ledger: ScanLedger>: Sendable {
     private var committed = 0
     private let first: Int
     private var pending: [(PlannedRead, Result<CompletedRead, SourceReadError>)] = []
+    private var pendingEvents = 0
     private var failure: Ledger.Failure?
     private var lastCommit = Date()
     private let total: Int
@@ -123,7 +123,13 @@ private struct CommitQueue<Ledger: ScanLedger>: Sendable {
 
     mutating func add(_ finished: (PlannedRead, Result<CompletedRead, SourceReadError>)) {
         pending.append(finished)
-        if pending.count >= ledger.readsPerCommit || Date().timeIntervalSince(lastCommit) >= Self.batchSeconds { flush() }
+        if case .success(let read) = finished.1 { pendingEvents += read.result.events.count }
+        let group = ledger.commitGroup
+        if pending.count >= group.reads || pendingEvents >= group.events
+            || Date().timeIntervalSince(lastCommit) >= group.seconds
+        {
+            flush()
+        }
     }
 
     mutating func finish() throws(Ledger.Failure) -> ScanReport {
@@ -158,6 +164,7 @@ private struct CommitQueue<Ledger: ScanLedger>: Sendable {
             failure = error
         }
         pending = []
+        pendingEvents = 0
         lastCommit = Date()
         progress?(
             ScanProgress(sourcesDone: committed, sourcesTotal: total, bytesDone: report.bytesRead, bytesTotal: totalBytes))

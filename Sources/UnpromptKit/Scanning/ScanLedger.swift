@@ -11,9 +11,9 @@ public protocol ScanLedger<Failure>: Sendable {
     /// False for a ledger that keeps no checkpoint (a dry run's): its reads then record none, and save the
     /// hashing and the encoding of the reader's state that recording one costs on every source.
     var keepsCheckpoints: Bool { get }
-    /// How many finished reads are committed together at most: the store groups them, to write its journal once
-    /// per group; memory takes each as it comes, so no read waits holding its events.
-    var readsPerCommit: Int { get }
+    /// How finished reads are grouped into one commit: the store groups many, to write its journal (and each
+    /// page of its identities) once per group; memory takes each as it comes, so no read waits holding its events.
+    var commitGroup: CommitGroup { get }
     /// Makes the caller's scan the only one of this ledger (the store: across processes too) until the lease
     /// is released; waits while another holds it.
     func lockForScan() throws(Failure) -> ScanLease
@@ -25,6 +25,20 @@ public protocol ScanLedger<Failure>: Sendable {
     /// Records that a scan starting at `time` (milliseconds since 1970) has completed: the ledger holds every
     /// readable record up to then (the live estimate's `measuredAt`).
     func recordMeasurement(at time: Int64) throws(Failure)
+}
+
+/// When a group of finished reads is committed: once it holds this many reads or this many events, or this long
+/// has passed since the last commit (so progress shows, and a crash loses little), whichever comes first.
+public struct CommitGroup: Sendable {
+    public let reads: Int
+    public let events: Int
+    public let seconds: Double
+
+    public init(reads: Int, events: Int, seconds: Double) {
+        self.reads = reads
+        self.events = events
+        self.seconds = seconds
+    }
 }
 
 /// A ledger held for one scan.

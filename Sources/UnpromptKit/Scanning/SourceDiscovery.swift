@@ -81,7 +81,7 @@ private struct Walker {
         let prefix = spec.glob.literalPrefix
         let start = ([root] + prefix).joined(separator: "/")
         var info = stat()
-        guard stat(start, &info) == 0 else {
+        guard SystemPath.stat(start, &info) else {
             // A root that does not exist is normal (the tool is not installed); one we may not see is not.
             if errno != ENOENT && errno != ENOTDIR { problems.append(DiscoveryProblem(reason: "cannot open a root: \(String(cString: strerror(errno)))")) }
             return
@@ -92,7 +92,7 @@ private struct Walker {
             start, relative: prefix.map { Substring($0) }, descend: spec.mayHold(directory:),
             file: { path, segments in
                 var info = stat()
-                guard spec.names(file: segments), stat(path, &info) == 0 else { return }
+                guard spec.names(file: segments), SystemPath.stat(path, &info) else { return }
                 found.append(
                     DiscoveredSource(
                         path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
@@ -113,7 +113,7 @@ extension SourceDiscovery {
         var seen = Set<[UInt64]>()
         return paths.filter { path in
             var info = stat()
-            guard stat(path, &info) == 0 else { return true }
+            guard SystemPath.stat(path, &info) else { return true }
             return seen.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted
         }
     }

@@ -68,7 +68,7 @@ enum SourceFingerprint {
     static func changeStat(_ info: stat, of path: String, format: Format) -> stat {
         guard format.hasWriteAheadLog else { return info }
         var wal = stat()
-        guard stat(path + "-wal", &wal) == 0 else { return info }
+        guard SystemPath.stat(path + "-wal", &wal) else { return info }
         var combined = info
         combined.st_size += wal.st_size
         if modified(wal) > modified(info) {

@@ -61,12 +61,16 @@ enum SourceListReader {
 
     /// The file's bytes; nil when it does not exist.
     private static func read(_ path: String) -> Result<[UInt8]?, DiscoveryProblem> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = SystemPath.openForReading(path)
         guard fd >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { return .success(nil) }
             return .failure(DiscoveryProblem(reason: "cannot read a source list: \(String(cString: strerror(errno)))"))
         }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, SystemPath.isRegularFile(info) else {
+            return .failure(DiscoveryProblem(reason: "cannot read a source list: not a regular file"))
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {

@@ -3,27 +3,42 @@
 ///
 /// An identity taken by a `first` record is a row with `keep = 0` and no contribution; one kept by a `last`
 /// or `largest` record (`keep = 1`) holds what it contributed, so a later, larger copy can take it away exactly.
+/// Its statements are prepared once, when it is made: a commit runs them for every record.
 struct SQLiteIdentityLedger: IdentityLedger {
     typealias Failure = StoreError
 
-    let database: Database
+    private let database: Database
+    private let claimStatement: Statement
+    private let entryStatement: Statement
+    private let keepStatement: Statement
+    private let aliasStatement: Statement
+    private let registerStatement: Statement
+
+    init(database: Database) throws(StoreError) {
+        self.database = database
+        claimStatement = try database.prepare("INSERT INTO identities (high, low, keep) VALUES (?1, ?2, 0) ON CONFLICT DO NOTHING")
+        entryStatement = try database.prepare(
+            """
+            SELECT keep, quarter, tool, model, input, cache_read, cache_write_5m, cache_write_1h, output, reasoning,
+                context_above, cost_logged, logged_cost_nanos, estimated, speed, tier, region, web_search, web_fetch
+            FROM identities WHERE high = ?1 AND low = ?2
+            """)
+        keepStatement = try database.prepare(
+            """
+            INSERT OR REPLACE INTO identities
+            VALUES (?1, ?2, 1, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
+            """)
+        aliasStatement = try database.prepare("SELECT owner_high, owner_low FROM aliases WHERE high = ?1 AND low = ?2")
+        registerStatement = try database.prepare("INSERT INTO aliases VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING")
+    }
 
     func claim(_ identity: Identity) throws(StoreError) -> Bool {
-        try database.prepare("INSERT INTO identities (high, low, keep) VALUES (?1, ?2, 0) ON CONFLICT DO NOTHING")
-            .run(Self.values(identity))
+        try claimStatement.run(Self.values(identity))
         return database.changes == 1
     }
 
     func entry(_ identity: Identity) throws(StoreError) -> LedgerEntry? {
-        guard
-            let row = try database.prepare(
-                """
-                SELECT keep, quarter, tool, model, input, cache_read, cache_write_5m, cache_write_1h, output, reasoning,
-                    context_above, cost_logged, logged_cost_nanos, estimated, speed, tier, region, web_search, web_fetch
-                FROM identities WHERE high = ?1 AND low = ?2
-                """
-            ).rows(Self.values(identity)).first
-        else { return nil }
+        guard let row = try entryStatement.rows(Self.values(identity)).first else { return nil }
         guard row.int(0) == 1, let quarter = row.int(1), let tool = row.text(2), let model = row.text(3) else {
             return .claimed
         }
@@ -46,12 +61,7 @@ struct SQLiteIdentityLedger: IdentityLedger {
         let delta = contribution.delta
         let c = delta.counts
         let d = key.dimensions.codes
-        try database.prepare(
-            """
-            INSERT OR REPLACE INTO identities
-            VALUES (?1, ?2, 1, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
-            """
-        ).run(
+        try keepStatement.run(
             Self.values(identity) + [
                 .integer(key.quarter), .text(key.tool), .text(key.model), .integer(c.input), .integer(c.cacheRead),
                 .integer(c.cacheWrite5m), .integer(c.cacheWrite1h), .integer(c.output), .integer(c.reasoning),
@@ -62,16 +72,14 @@ struct SQLiteIdentityLedger: IdentityLedger {
     }
 
     func alias(_ alias: Identity) throws(StoreError) -> AliasRegistration? {
-        try database.prepare("SELECT owner_high, owner_low FROM aliases WHERE high = ?1 AND low = ?2")
-            .rows(Self.values(alias)).first.map { row in
-                guard let high = row.int(0), let low = row.int(1) else { return AliasRegistration(owner: nil) }
-                return AliasRegistration(owner: Identity(high: UInt64(bitPattern: high), low: UInt64(bitPattern: low)))
-            }
+        try aliasStatement.rows(Self.values(alias)).first.map { row in
+            guard let high = row.int(0), let low = row.int(1) else { return AliasRegistration(owner: nil) }
+            return AliasRegistration(owner: Identity(high: UInt64(bitPattern: high), low: UInt64(bitPattern: low)))
+        }
     }
 
     func register(_ alias: Identity, owner: Identity?) throws(StoreError) {
-        try database.prepare("INSERT INTO aliases VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING")
-            .run(Self.values(alias) + (owner.map(Self.values) ?? [.null, .null]))
+        try registerStatement.run(Self.values(alias) + (owner.map(Self.values) ?? [.null, .null]))
     }
 
     private static func values(_ identity: Identity) -> [SQLValue] {

@@ -104,6 +104,26 @@ enum StoreSchema {
                 try UsageStore.createConfirmationTables(database)
             }
             if version < 6 {
+                // Limit windows are named by their length, not by the slot a tool put them in (Codex's primary
+                // and secondary: some plans get a weekly-only primary). Samples stored under a slot's name whose
+                // length says which window they are take that window's name, as a scan now names them; a sample
+                // that logged no length (or another) keeps its name. A sample the rename would collide with (the
+                // same tool, window and time) stays as it was.
+                try database.execute(
+                    """
+                    UPDATE OR IGNORE limit_samples SET window = 'five_hour'
+                        WHERE window IN ('primary', 'secondary') AND window_minutes IN (299, 300);
+                    UPDATE OR IGNORE limit_samples SET window = 'weekly'
+                        WHERE window IN ('primary', 'secondary') AND window_minutes IN (10079, 10080);
+                    """)
+            }
+            if version < 7 {
+                // Devices and friends: other devices' imports, kept apart from this device's own buckets (each
+                // replaced whole by its next import), friends' shares, and this store's random device id and
+                // friend id, made here once (`UsageStore+Devices`, `UsageStore+Friends`).
+                try UsageStore.createDeviceTables(database)
+            }
+            if version < 8 {
                 // Price dimensions (issue 20). Buckets are also keyed by the speed, service tier and inference
                 // region a record states (`PriceDimensions`, 0 where it states none), and sum its server-tool
                 // calls; identities that can be replaced keep the same. Older rows recorded none of them: they
@@ -111,7 +131,7 @@ enum StoreSchema {
                 // server-tool calls. Nothing is dropped and no log is read again.
                 try database.execute(
                     """
-                    CREATE TABLE buckets_v6 (
+                    CREATE TABLE buckets_v8 (
                         quarter INTEGER NOT NULL, tool TEXT NOT NULL, model TEXT NOT NULL,
                         context_above INTEGER NOT NULL, cost_logged INTEGER NOT NULL,
                         speed INTEGER NOT NULL, tier INTEGER NOT NULL, region INTEGER NOT NULL,
@@ -121,11 +141,11 @@ enum StoreSchema {
                         web_search INTEGER NOT NULL, web_fetch INTEGER NOT NULL,
                         PRIMARY KEY (quarter, tool, model, context_above, cost_logged, speed, tier, region)
                     ) WITHOUT ROWID;
-                    INSERT INTO buckets_v6 SELECT quarter, tool, model, context_above, cost_logged, 0, 0, 0, input,
+                    INSERT INTO buckets_v8 SELECT quarter, tool, model, context_above, cost_logged, 0, 0, 0, input,
                         cache_read, cache_write_5m, cache_write_1h, output, reasoning, events, logged_cost_nanos,
                         estimated_events, 0, 0 FROM buckets;
                     DROP TABLE buckets;
-                    ALTER TABLE buckets_v6 RENAME TO buckets;
+                    ALTER TABLE buckets_v8 RENAME TO buckets;
                     ALTER TABLE identities ADD COLUMN speed INTEGER;
                     ALTER TABLE identities ADD COLUMN tier INTEGER;
                     ALTER TABLE identities ADD COLUMN region INTEGER;

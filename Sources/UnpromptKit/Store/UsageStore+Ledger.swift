@@ -5,8 +5,10 @@ extension UsageStore: ScanLedger {
     public typealias Failure = StoreError
 
     public var keepsCheckpoints: Bool { true }
-    /// A crash loses at most one group, which the next scan reads again.
-    public var readsPerCommit: Int { 64 }
+    /// A crash loses at most one group, which the next scan reads again. Each commit rewrites the pages of the
+    /// identities it changed, which for a large history is most of them: few, large groups keep those writes in
+    /// proportion to the history, while the events a group holds stay a few megabytes.
+    public var commitGroup: CommitGroup { CommitGroup(reads: 4096, events: 8192, seconds: 1) }
 
     /// The store's lock: one scan at a time per store, across processes (`StoreLock`).
     public func lockForScan() throws(StoreError) -> ScanLease {
@@ -44,24 +46,83 @@ extension UsageStore: ScanLedger {
     /// samples and its new checkpoint. A read whose `expected` checkpoint is not the one stored (another scan
     /// moved it) writes nothing (`applied` is false). A group costs one write of the journal instead of one per
     /// source; a crash loses the whole group, whose sources are then read again.
+    ///
+    /// The group's identities are looked up, and written back, in key order (`IdentityBatch`): each page of the
+    /// identities' B-tree is then visited once per group rather than once per record, and a commit rewrites only
+    /// the pages it changed.
     public func commit(_ reads: [SourceCommit]) throws(StoreError) -> [CommitOutcome] {
         try locked { database throws(StoreError) in
-            try database.transaction { () throws(StoreError) -> [CommitOutcome] in
-                var outcomes: [CommitOutcome] = []
-                for read in reads { outcomes.append(try Self.apply(read, to: database)) }
-                return outcomes
-            }
+            try database.transaction { () throws(StoreError) -> [CommitOutcome] in try Self.apply(reads, to: database) }
         }
     }
 
-    private static func apply(_ read: SourceCommit, to database: Database) throws(StoreError) -> CommitOutcome {
-        guard try checkpoint(for: read.sourceKey, in: database)?.offsetAndIdentity == read.expected?.offsetAndIdentity else {
-            return CommitOutcome(counted: 0, duplicates: 0, applied: false)
+    private static func apply(_ reads: [SourceCommit], to database: Database) throws(StoreError) -> [CommitOutcome] {
+        var outcomes: [CommitOutcome] = []
+        var candidates: [[TokenEvent]] = []
+        for read in reads {
+            guard try checkpoint(for: read.sourceKey, in: database)?.offsetAndIdentity == read.expected?.offsetAndIdentity
+            else {
+                outcomes.append(CommitOutcome(counted: 0, duplicates: 0, applied: false))
+                candidates.append([])
+                continue
+            }
+            var outcome = CommitOutcome()
+            candidates.append(settledWithin(read, &outcome))
+            outcomes.append(outcome)
         }
-        var outcome = CommitOutcome()
+        let stored = try SQLiteIdentityLedger(database: database)
+        // Made inside the deduplicator, so that no second copy of the batch is kept while it changes.
+        var deduplicator = Deduplicator(try IdentityBatch(for: candidates.joined(), from: stored))
         var deltas: [BucketKey: BucketDelta] = [:]
-        // Copies within this read are settled in memory first (the same rules), so only one event per
-        // identity asks the store.
+        for index in reads.indices where outcomes[index].applied {
+            for event in candidates[index] {
+                switch deduplicator.admit(event) {
+                case .counted:
+                    outcomes[index].counted += 1
+                    deltas[BucketKey(event), default: BucketDelta()] += BucketDelta(event)
+                case .duplicate:
+                    outcomes[index].duplicates += 1
+                case .replaced(let previous):
+                    outcomes[index].duplicates += 1
+                    deltas[previous.key, default: BucketDelta()] -= previous.delta
+                    deltas[BucketKey(event), default: BucketDelta()] += BucketDelta(event)
+                }
+            }
+        }
+        try deduplicator.ledger.write(to: stored)
+        try add(deltas, to: database)
+        let applied = reads.indices.filter { outcomes[$0].applied }.map { reads[$0] }
+        // Every record read is activity, counted or not: folding a time in twice changes nothing, and
+        // which copy of a record counts cannot change which moments were active.
+        let active = try database.prepare(
+            """
+            INSERT INTO activity VALUES (?1, ?2, ?3, 1)
+            ON CONFLICT (quarter) DO UPDATE SET
+                first = CASE exact WHEN 1 THEN min(first, excluded.first) ELSE excluded.first END,
+                last = CASE exact WHEN 1 THEN max(last, excluded.last) ELSE excluded.last END,
+                exact = 1
+            """)
+        for quarter in Episodes.activity(of: applied.lazy.flatMap { $0.events.lazy.map(\.time) }) {
+            try active.run([.integer(quarter.quarter), .integer(quarter.first), .integer(quarter.last)])
+        }
+        let sample = try database.prepare("INSERT OR IGNORE INTO limit_samples VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+        for read in applied {
+            // Of one read, only the latest reading of each window is kept.
+            for limit in LimitSample.latestPerWindow(read.limits) {
+                try sample.run([
+                    .text(limit.tool), .text(limit.window), .integer(limit.time), SQLValue(limit.usedPercent),
+                    SQLValue(limit.windowMinutes), SQLValue(limit.resetsAt),
+                ])
+            }
+            guard let checkpoint = read.checkpoint else { preconditionFailure("the store keeps checkpoints: every read has one") }
+            try save(checkpoint, for: read.sourceKey, to: database)
+        }
+        return outcomes
+    }
+
+    /// The events of `read` that may count, copies within it settled in memory first (the same rules), so only
+    /// one event per identity asks the store; the copies dropped are counted in `outcome`.
+    private static func settledWithin(_ read: SourceCommit, _ outcome: inout CommitOutcome) -> [TokenEvent] {
         var local = Deduplicator(MemoryIdentityLedger())
         var survivors: [Identity: Int] = [:]
         var candidates: [TokenEvent] = []
@@ -77,61 +138,22 @@ extension UsageStore: ScanLedger {
                 if let identity = event.identity, let index = survivors[identity] { candidates[index] = event }
             }
         }
-        var stored = Deduplicator(SQLiteIdentityLedger(database: database))
-        for event in candidates {
-            switch try stored.admit(event) {
-            case .counted:
-                outcome.counted += 1
-                deltas[BucketKey(event), default: BucketDelta()] += BucketDelta(event)
-            case .duplicate:
-                outcome.duplicates += 1
-            case .replaced(let previous):
-                outcome.duplicates += 1
-                deltas[previous.key, default: BucketDelta()] -= previous.delta
-                deltas[BucketKey(event), default: BucketDelta()] += BucketDelta(event)
-            }
-        }
-        try add(deltas, to: database)
-        // Every record read is activity, counted or not: folding a time in twice changes nothing, and
-        // which copy of a record counts cannot change which moments were active.
-        let active = try database.prepare(
-            """
-            INSERT INTO activity VALUES (?1, ?2, ?3, 1)
-            ON CONFLICT (quarter) DO UPDATE SET
-                first = CASE exact WHEN 1 THEN min(first, excluded.first) ELSE excluded.first END,
-                last = CASE exact WHEN 1 THEN max(last, excluded.last) ELSE excluded.last END,
-                exact = 1
-            """)
-        for quarter in Episodes.activity(of: read.events.lazy.map(\.time)) {
-            try active.run([.integer(quarter.quarter), .integer(quarter.first), .integer(quarter.last)])
-        }
-        let sample = try database.prepare("INSERT OR IGNORE INTO limit_samples VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
-        // Of one read, only the latest reading of each window is kept.
-        for limit in LimitSample.latestPerWindow(read.limits) {
-            try sample.run([
-                .text(limit.tool), .text(limit.window), .integer(limit.time), SQLValue(limit.usedPercent),
-                SQLValue(limit.windowMinutes), SQLValue(limit.resetsAt),
-            ])
-        }
-        guard let checkpoint = read.checkpoint else { preconditionFailure("the store keeps checkpoints: every read has one") }
-        try save(checkpoint, for: read.sourceKey, to: database)
-        return outcome
+        return candidates
     }
 
-    /// Adds each bucket's delta to its row; a replaced record can leave its old bucket empty: no row then, as if
-    /// never counted.
+    /// Adds each bucket's delta to its row, saturating as `Int64.saturatingAdd` does (SQLite would turn an
+    /// overflowing sum into a floating-point value); a replaced record can leave its old bucket empty: no row
+    /// then, as if never counted.
     private static func add(_ deltas: [BucketKey: BucketDelta], to database: Database) throws(StoreError) {
+        let sums = [
+            "input", "cache_read", "cache_write_5m", "cache_write_1h", "output", "reasoning", "events",
+            "logged_cost_nanos", "estimated_events", "web_search", "web_fetch",
+        ].map { "\($0) = \(saturatingSum($0))" }.joined(separator: ",\n    ")
         let upsert = try database.prepare(
             """
             INSERT INTO buckets VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)
             ON CONFLICT (quarter, tool, model, context_above, cost_logged, speed, tier, region) DO UPDATE SET
-                input = input + excluded.input, cache_read = cache_read + excluded.cache_read,
-                cache_write_5m = cache_write_5m + excluded.cache_write_5m,
-                cache_write_1h = cache_write_1h + excluded.cache_write_1h,
-                output = output + excluded.output, reasoning = reasoning + excluded.reasoning,
-                events = events + excluded.events, logged_cost_nanos = logged_cost_nanos + excluded.logged_cost_nanos,
-                estimated_events = estimated_events + excluded.estimated_events,
-                web_search = web_search + excluded.web_search, web_fetch = web_fetch + excluded.web_fetch
+                \(sums)
             """)
         let emptied = try database.prepare(
             """
@@ -155,6 +177,18 @@ extension UsageStore: ScanLedger {
             ])
             if delta.events < 0 { try emptied.run(keyValues) }
         }
+    }
+
+    /// `column + excluded.column` as SQL, held at the largest (or smallest) integer, and left at the largest
+    /// once there.
+    private static func saturatingSum(_ column: String) -> String {
+        let (most, least) = ("9223372036854775807", "(-9223372036854775807 - 1)")
+        return """
+            CASE WHEN \(column) = \(most) OR excluded.\(column) = \(most) \
+            OR (excluded.\(column) > 0 AND \(column) > \(most) - excluded.\(column)) THEN \(most) \
+            WHEN excluded.\(column) < 0 AND \(column) < \(least) - excluded.\(column) THEN \(least) \
+            ELSE \(column) + excluded.\(column) END
+            """
     }
 
     private static func checkpoint(for sourceKey: String, in database: Database) throws(StoreError) -> Checkpoint? {

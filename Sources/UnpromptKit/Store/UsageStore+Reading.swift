@@ -18,36 +18,41 @@ extension UsageStore {
             return rows.map { row in
                 BucketRow(
                     quarter: row.int(0) ?? 0, tool: row.text(1) ?? "", model: row.text(2) ?? "",
-                    counts: TokenCounts(
-                        input: row.int(3) ?? 0, cacheRead: row.int(4) ?? 0, cacheWrite5m: row.int(5) ?? 0,
-                        cacheWrite1h: row.int(6) ?? 0, output: row.int(7) ?? 0, reasoning: row.int(8) ?? 0),
-                    events: row.int(9) ?? 0, contextAbove: row.int(10) ?? ContextBand.unknown, costLogged: row.int(11) == 1,
-                    loggedCostNanos: row.int(12) ?? 0, estimatedEvents: row.int(13) ?? 0,
+                    counts: Self.counts(row, from: 3), events: row.count(9) ?? 0,
+                    contextAbove: row.int(10) ?? ContextBand.unknown, costLogged: row.int(11) == 1,
+                    loggedCostNanos: row.count(12) ?? 0, estimatedEvents: row.count(13) ?? 0,
                     dimensions: PriceDimensions(codes: row.int(14), row.int(15), row.int(16)),
-                    serverTools: ServerToolCounts(webSearch: row.int(17) ?? 0, webFetch: row.int(18) ?? 0))
+                    serverTools: ServerToolCounts(webSearch: row.count(17) ?? 0, webFetch: row.count(18) ?? 0))
             }
         }
     }
 
-    /// Every model in the store with its token counts and events, summed over tools and time, by model id.
+    /// Every model in the store with its token counts and events, summed over tools and time, by model id. Summed
+    /// here, saturating, since SQLite's `sum` fails on an overflow.
     public func modelTotals() throws(StoreError) -> [(model: String, counts: TokenCounts, events: Int64)] {
         try locked { database throws(StoreError) in
+            var totals: [(model: String, counts: TokenCounts, events: Int64)] = []
             try database.prepare(
                 """
-                SELECT model, sum(input), sum(cache_read), sum(cache_write_5m), sum(cache_write_1h), sum(output),
-                    sum(reasoning), sum(events)
-                FROM buckets GROUP BY model ORDER BY model
+                SELECT model, input, cache_read, cache_write_5m, cache_write_1h, output, reasoning, events
+                FROM buckets ORDER BY model
                 """
-            ).rows().map { row in
-                (
-                    row.text(0) ?? "",
-                    TokenCounts(
-                        input: row.int(1) ?? 0, cacheRead: row.int(2) ?? 0, cacheWrite5m: row.int(3) ?? 0,
-                        cacheWrite1h: row.int(4) ?? 0, output: row.int(5) ?? 0, reasoning: row.int(6) ?? 0),
-                    row.int(7) ?? 0
-                )
+            ).forEachRow { row in
+                let model = row.text(0) ?? ""
+                if totals.last?.model != model { totals.append((model, .zero, 0)) }
+                totals[totals.count - 1].counts += Self.counts(row, from: 1)
+                totals[totals.count - 1].events = totals[totals.count - 1].events.saturatingAdd(row.count(7) ?? 0)
             }
+            return totals
         }
+    }
+
+    /// The six count columns starting at `first`, in the schema's order.
+    private static func counts(_ row: Statement.Row, from first: Int) -> TokenCounts {
+        TokenCounts(
+            input: row.count(first) ?? 0, cacheRead: row.count(first + 1) ?? 0, cacheWrite5m: row.count(first + 2) ?? 0,
+            cacheWrite1h: row.count(first + 3) ?? 0, output: row.count(first + 4) ?? 0,
+            reasoning: row.count(first + 5) ?? 0)
     }
 
     /// Activity of the quarter-hours in `[fromQuarter, toQuarter)`, in order.

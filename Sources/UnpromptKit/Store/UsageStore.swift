@@ -8,7 +8,7 @@ import Foundation
 /// checkpoint — so a crash at any instruction leaves either the old state or the new one (`ScanLedger`).
 /// One connection, used by one thread at a time: a scan's workers commit through it in turn.
 public final class UsageStore: Sendable {
-    public static let schemaVersion: Int64 = 6
+    public static let schemaVersion: Int64 = 8
 
     private let connection: Locked<Database>
     public let path: String
@@ -24,11 +24,12 @@ public final class UsageStore: Sendable {
         #endif
     }
 
-    /// Opens (creating when missing) and migrates the store. A file that is not a store, is damaged, or was
-    /// written by a newer version is refused with a clear message, and never recreated.
+    /// Opens (creating when missing) and migrates the store. A file that is not a store (`StoreFile`), is
+    /// damaged, or was written by a newer version is refused with a clear message, and never written into.
     public init(path: String, readOnly: Bool = false) throws(StoreError) {
         self.path = path
-        let exists = FileManager.default.fileExists(atPath: path)
+        let kind = try StoreFile.examine(path)
+        let exists = kind != .missing
         if !exists, readOnly {
             throw StoreError(message: "no store at this path yet: run a scan first", busy: false)
         }
@@ -42,15 +43,35 @@ public final class UsageStore: Sendable {
         }
         // Creating and migrating the schema happens under the store's lock, so two processes opening a new
         // store at once take turns instead of one failing.
-        let lock = readOnly ? nil : try StoreLock(storePath: path)
+        let lock: StoreLock?
+        do {
+            lock = readOnly ? nil : try StoreLock(storePath: path)
+        } catch {
+            throw StoreDirectory.cannotWrite(storePath: path).map { StoreError(message: $0, busy: false) } ?? error
+        }
         defer { lock?.release() }
-        let database = try Database(path: path, options: readOnly ? [.readOnly] : [.readWrite, .create])
+        // Examined again under the lock: another process may have created the store meanwhile.
+        let current = readOnly ? kind : try StoreFile.examine(path)
+        // A view reads a store in a read-only folder from its file alone, when no write-ahead log is beside it.
+        let database: Database
         let version: Int64
         do {
+            database =
+                readOnly && StoreDirectory.readableAsImmutable(storePath: path)
+                ? try Database(path: SQLiteSourceReader.uri(path, immutable: true), options: [.readOnly, .uri])
+                : try Database(path: path, options: readOnly ? [.readOnly] : [.readWrite, .create])
+            if !readOnly, current != .store(marked: true) {
+                // Marked first, before anything else is written: a new store is never without its mark.
+                try database.execute("PRAGMA application_id = \(StoreFile.applicationID)")
+            }
             version = try database.prepare("PRAGMA user_version").rows().first?.int(0) ?? 0
             // Reading the schema surfaces a file that is not a database at all.
             _ = try database.prepare("SELECT count(*) FROM sqlite_master").rows()
         } catch {
+            // A folder that takes no write, or a full disk, is said as such: the store itself may be whole.
+            if let reason = StoreDirectory.cannotWrite(storePath: path) {
+                throw StoreError(message: "\(reason); the store was left as it is", busy: false)
+            }
             throw StoreError(
                 message: "the store is damaged or is not an Unprompt store (\(error.message)); it was left as it is",
                 busy: error.busy)
@@ -61,9 +82,13 @@ public final class UsageStore: Sendable {
                 busy: false)
         }
         if !readOnly {
-            try database.execute("PRAGMA journal_mode=WAL")
-            try database.execute("PRAGMA synchronous=NORMAL")
-            if version < UsageStore.schemaVersion { try StoreSchema.migrate(database, from: version) }
+            do {
+                try database.execute("PRAGMA journal_mode=WAL")
+                try database.execute("PRAGMA synchronous=NORMAL")
+                if version < UsageStore.schemaVersion { try StoreSchema.migrate(database, from: version) }
+            } catch {
+                throw StoreDirectory.cannotWrite(storePath: path).map { StoreError(message: $0, busy: false) } ?? error
+            }
         } else if version < UsageStore.schemaVersion {
             throw StoreError(
                 message: version == 0 ? "the store has not been created yet: run a scan first"

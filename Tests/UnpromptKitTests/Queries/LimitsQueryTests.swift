@@ -26,7 +26,7 @@ struct LimitsQueryTests {
     @Test func aLimitReachedRecordIsAboutTheDerivedWindow() throws {
         let readings = try corpus.queries().limits().readings
         #expect(readings.map { "\($0.status.sample.tool) \($0.status.sample.window)" } == [
-            "claude-code limit_reached", "codex primary", "codex secondary",
+            "claude-code limit_reached", "codex five_hour", "codex weekly",
         ])
         #expect(readings.map(\.limitReached) == [true, false, false])
         #expect(readings.map(\.status.windowMinutes) == [300, 300, 10_080], "the first names no length: its window's")

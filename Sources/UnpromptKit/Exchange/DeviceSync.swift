@@ -1,0 +1,171 @@
+import Foundation
+
+/// What one sync did: this device's export written (or found unchanged), each other device imported, or left
+/// as it was, and every file refused.
+public struct SyncReport: Sendable {
+    /// A device whose export was imported.
+    public struct Imported: Sendable, Equatable {
+        public let device: String
+        public let label: String
+        public let sequence: Int64
+        public let tokens: Int64
+    }
+
+    /// A file that was refused, and the device it belongs to when that much could be read (else the device in
+    /// its name, with the label of its previous import if there is one).
+    public struct Refused: Sendable, Equatable {
+        public let device: String?
+        public let label: String?
+        public let copy: Bool
+        public let problem: SyncExportProblem
+    }
+
+    /// This device's export: its sequence number, and whether it was written (false: it held the same as the
+    /// one in the folder already).
+    public let sequence: Int64
+    public let wrote: Bool
+    public let exportBytes: Int
+    public let imported: [Imported]
+    /// Devices whose newest export was already imported.
+    public let unchanged: Int
+    public let refused: [Refused]
+    /// Files still being written or not downloaded yet, left for the next sync.
+    public let partial: Int
+    public let milliseconds: Double
+
+    public var complete: Bool { refused.isEmpty }
+}
+
+/// `unprompt-scan sync`: this device writes its own history into the sync folder as one export
+/// (`SyncExport`, `SyncFolder`), then imports the newest complete export of every other device.
+///
+/// - Exactly once by construction: an import replaces the device's previous import whole, in one transaction;
+///   a device never imports its own export, and never exports what it imported.
+/// - Newest by the export's own sequence number: an export older than the one imported (a stale copy, a
+///   restored backup) changes nothing, and one no newer changes nothing either, so syncing again adds nothing.
+/// - A damaged, cut or newer-version file is refused and named; the device's previous import stays.
+/// - One sync at a time per store (the store's lock), so its sequence numbers never repeat.
+public enum DeviceSync: Sendable {
+    public static func run(_ queries: UsageQueries, directory: String, label: String) throws(DeviceSyncError) -> SyncReport {
+        guard let store = queries.store else { preconditionFailure("a sync opens its store for writing") }
+        let started = DispatchTime.now().uptimeNanoseconds
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .folder(SyncError(message: "the sync folder does not exist (create it, or let your sync engine create it, first)"))
+        }
+        let lease: ScanLease
+        do {
+            lease = try store.lockForScan()
+        } catch {
+            throw .store(error)
+        }
+        defer { lease.release() }
+        let own = try stored { () throws(StoreError) in try store.deviceID() }
+        do {
+            let entries: [SyncFolder.Entry]
+            do throws(SyncError) {
+                entries = try SyncFolder.entries(of: directory)
+            } catch {
+                throw .folder(error)
+            }
+            let known = Dictionary(
+                try stored { () throws(StoreError) in try store.importedDevices() }.map { ($0.device, $0) }, uniquingKeysWith: { a, _ in a })
+            var exports: [String: [(entry: SyncFolder.Entry, export: SyncExport)]] = [:]
+            var refused: [SyncReport.Refused] = []
+            var partial = 0
+            var ownSequenceInFolder: Int64 = 0
+            for entry in entries {
+                if entry.kind == .partial {
+                    partial += 1
+                    continue
+                }
+                // A copy of this device's own export is never read (this device's history is its store).
+                if entry.device == own, entry.kind == .copy { continue }
+                let export: SyncExport
+                do throws(SyncExportProblem) {
+                    let data: Data
+                    do {
+                        data = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + entry.name))
+                    } catch {
+                        throw SyncExportProblem(
+                            kind: .damaged, message: "it cannot be read (\(SyncError.reason(error)))", device: nil, label: nil)
+                    }
+                    export = try SyncExport.read(file: data)
+                } catch {
+                    let device = error.device ?? entry.device
+                    if device == own { continue }
+                    refused.append(
+                        SyncReport.Refused(
+                            device: device, label: error.label ?? device.flatMap { known[$0]?.label }, copy: entry.kind == .copy,
+                            problem: error))
+                    continue
+                }
+                if export.device == own {
+                    ownSequenceInFolder = max(ownSequenceInFolder, export.sequence)
+                    continue
+                }
+                exports[export.device, default: []].append((entry, export))
+            }
+
+            // This device's export, unless the folder already holds the same.
+            let history = try stored { () throws(StoreError) in try queries.exportHistory() }
+            let digest = SyncExport.digest(label: label, history: history)
+            let last = try stored { () throws(StoreError) in try store.lastExport() }
+            let fileName = SyncFolder.fileName(device: own)
+            var sequence = last?.sequence ?? 0
+            var wrote = false
+            var bytes = 0
+            if last?.digest != digest || ownSequenceInFolder != sequence
+                || !FileManager.default.fileExists(atPath: directory + "/" + fileName)
+            {
+                sequence = max(sequence, ownSequenceInFolder) + 1
+                let data = SyncExport(device: own, label: label, sequence: sequence, exportedAt: queries.now, history: history).file()
+                do throws(SyncError) {
+                    try SyncFolder.write(data, to: directory, name: fileName, temporary: SyncFolder.temporaryName(device: own))
+                } catch {
+                    throw .folder(error)
+                }
+                try stored { () throws(StoreError) in
+                    try store.recordExport(ExportRecord(sequence: sequence, exportedAt: queries.now, digest: digest))
+                }
+                wrote = true
+                bytes = data.count
+            }
+
+            // Every other device's newest complete export, when it is newer than its import.
+            var imported: [SyncReport.Imported] = []
+            var unchanged = 0
+            for device in exports.keys.sorted() {
+                let newest = exports[device]!.max { a, b in
+                    (a.export.sequence, a.export.exportedAt, a.entry.kind == .export ? 1 : 0, b.entry.name)
+                        < (b.export.sequence, b.export.exportedAt, b.entry.kind == .export ? 1 : 0, a.entry.name)
+                }!.export
+                if let held = known[device], held.sequence >= newest.sequence {
+                    unchanged += 1
+                    continue
+                }
+                try stored { () throws(StoreError) in try store.replaceImport(newest.deviceImport, importedAt: queries.now) }
+                imported.append(
+                    SyncReport.Imported(
+                        device: device, label: newest.label, sequence: newest.sequence,
+                        tokens: newest.history.buckets.reduce(0) { $0 + $1.counts.total }))
+            }
+            return SyncReport(
+                sequence: sequence, wrote: wrote, exportBytes: bytes, imported: imported, unchanged: unchanged, refused: refused,
+                partial: partial, milliseconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+        }
+    }
+
+    private static func stored<T>(_ body: () throws(StoreError) -> T) throws(DeviceSyncError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw .store(error)
+        }
+    }
+}
+
+public enum DeviceSyncError: Error {
+    case folder(SyncError)
+    case store(StoreError)
+}

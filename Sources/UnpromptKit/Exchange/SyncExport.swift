@@ -1,0 +1,211 @@
+import Foundation
+
+/// One device's numbers-only export: the file it keeps in the sync folder (`SyncFolder`), read by every other
+/// device (`DeviceSync`). Its document is JSON, described by docs/sync.schema.json, in one zstd frame with a
+/// content checksum.
+///
+/// The document holds the device's id and label, the export's sequence number (larger is newer: the only
+/// order that decides between two exports of one device), when it was written and when the device was last
+/// measured, and the device's own history (`DeviceHistory`), never what it imported:
+/// - `tools`, `models` and `windows`: the strings the rows name by index;
+/// - `days`: per UTC day (days since 1970-01-01), its buckets as rows of integers: quarter-hour within the
+///   day, tool, model, then the row's `BucketField`s (context band, logged cost 0/1, speed, tier, region,
+///   the six counts, events, logged cost in nano-USD, estimated events, web searches, web fetches; version 1
+///   held `BucketField.beforeDimensions` only), in order of the key and each key once; and its activity as
+///   rows of 3 (quarter-hour within the day, first and last record in milliseconds into it), in quarter order;
+/// - `limits`: rows of 6 (tool, window, time, used percent or null, window minutes or null, resets at or
+///   null), in order of the first three;
+/// - `confirmations`: none yet (an empty list).
+///
+/// Reading refuses anything else: another format, a newer version, an unknown key, a value of the wrong kind
+/// or outside its range, rows out of order. Nothing of a refused file is used.
+public struct SyncExport: Sendable {
+    public static let format = "unprompt-sync"
+    /// 2 since buckets carry their price dimensions and server-tool calls; version 1 is still read.
+    public static let version: Int64 = 2
+    /// Larger documents are refused (a year of a heavy user's buckets is a few MB).
+    static let maxDocumentBytes = 1 << 30
+
+    /// A bucket row's fields after its quarter-hour, tool and model, as export `version` writes them.
+    static func bucketFields(version: Int64) -> [BucketField] {
+        version == 1 ? BucketField.beforeDimensions : BucketField.allCases
+    }
+
+    public let device: String
+    public let label: String
+    public let sequence: Int64
+    public let exportedAt: Int64
+    public let history: DeviceHistory
+
+    public init(device: String, label: String, sequence: Int64, exportedAt: Int64, history: DeviceHistory) {
+        self.device = device
+        self.label = label
+        self.sequence = sequence
+        self.exportedAt = exportedAt
+        self.history = history
+    }
+
+    /// The export as another device imports it.
+    public var deviceImport: DeviceImport {
+        DeviceImport(device: device, label: label, sequence: sequence, exportedAt: exportedAt, history: history)
+    }
+
+    /// What a device's id looks like: 32 lower-case hex digits.
+    public static func isDeviceID(_ text: String) -> Bool {
+        text.utf8.count == 32 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    // MARK: - Writing
+
+    /// The file's bytes.
+    public func file() -> Data { Zstd.compress(document()) }
+
+    /// The JSON document.
+    public func document() -> [UInt8] {
+        var json = JSONBytes(capacity: 64 * history.buckets.count + 4096)
+        json.raw("{\"format\":")
+        json.string(Self.format)
+        json.raw(",\"version\":")
+        json.integer(Self.version)
+        json.raw(",\"device\":{\"id\":")
+        json.string(device)
+        json.raw(",\"label\":")
+        json.string(label)
+        json.raw("},\"sequence\":")
+        json.integer(sequence)
+        json.raw(",\"exportedAt\":")
+        json.integer(exportedAt)
+        json.byte(",")
+        return json.bytes + Self.body(history) + [UInt8(ascii: "}")]
+    }
+
+    /// A digest of everything the export holds but its sequence number and time: two exports with the same
+    /// digest tell another device the same.
+    public static func digest(label: String, history: DeviceHistory) -> String {
+        // FNV-1a, 64 bits: a change detector, not a security check.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in label.utf8 + [0] + body(history) {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+
+    /// From `"measuredAt"` to the last list, without the closing brace.
+    private static func body(_ history: DeviceHistory) -> [UInt8] {
+        var json = JSONBytes(capacity: 64 * history.buckets.count + 1024)
+        json.raw("\"measuredAt\":")
+        json.optional(history.measuredAt)
+        var tools = Interned()
+        var models = Interned()
+        var windows = Interned()
+        for row in history.buckets {
+            tools.add(row.tool)
+            models.add(row.model)
+        }
+        for sample in history.limits {
+            tools.add(sample.tool)
+            windows.add(sample.window)
+        }
+        json.raw(",\"tools\":")
+        json.strings(tools.strings)
+        json.raw(",\"models\":")
+        json.strings(models.strings)
+        json.raw(",\"windows\":")
+        json.strings(windows.strings)
+
+        let perDay = LocalCalendar.quartersPerDay
+        let fields = bucketFields(version: version)
+        struct Row {
+            let tool: Int64
+            let model: Int64
+            let row: BucketRow
+        }
+        var days: [Int64: (buckets: [Row], activity: [ActivityQuarter])] = [:]
+        for row in history.buckets {
+            days[CivilDate.floorDivide(row.quarter, perDay), default: ([], [])].buckets.append(
+                Row(tool: tools.index[row.tool]!, model: models.index[row.model]!, row: row))
+        }
+        for quarter in history.activity {
+            days[CivilDate.floorDivide(quarter.quarter, perDay), default: ([], [])].activity.append(quarter)
+        }
+        json.raw(",\"days\":[")
+        for (position, day) in days.keys.sorted().enumerated() {
+            let firstQuarter = day * perDay
+            let entry = days[day]!
+            if position > 0 { json.byte(",") }
+            json.raw("{\"day\":")
+            json.integer(day)
+            json.raw(",\"buckets\":[")
+            let rows = entry.buckets.map { item in
+                [item.row.quarter - firstQuarter, item.tool, item.model] + fields.map { item.row[$0] }
+            }.sorted { Self.keyPrecedes($0, $1, fields: fields) }
+            for (index, row) in rows.enumerated() {
+                if index > 0 { json.byte(",") }
+                json.byte("[")
+                for (column, value) in row.enumerated() {
+                    if column > 0 { json.byte(",") }
+                    json.integer(value)
+                }
+                json.byte("]")
+            }
+            json.raw("],\"activity\":[")
+            for (index, quarter) in entry.activity.sorted(by: { $0.quarter < $1.quarter }).enumerated() {
+                let start = quarter.quarter * Bucket.quarterMilliseconds
+                if index > 0 { json.byte(",") }
+                json.byte("[")
+                json.integer(quarter.quarter - firstQuarter)
+                json.byte(",")
+                json.integer(quarter.first - start)
+                json.byte(",")
+                json.integer(quarter.last - start)
+                json.byte("]")
+            }
+            json.raw("]}")
+        }
+        json.raw("],\"limits\":[")
+        let limits = history.limits.sorted {
+            (tools.index[$0.tool]!, windows.index[$0.window]!, $0.time) < (tools.index[$1.tool]!, windows.index[$1.window]!, $1.time)
+        }
+        for (index, sample) in limits.enumerated() {
+            if index > 0 { json.byte(",") }
+            json.byte("[")
+            json.integer(tools.index[sample.tool]!)
+            json.byte(",")
+            json.integer(windows.index[sample.window]!)
+            json.byte(",")
+            json.integer(sample.time)
+            json.byte(",")
+            json.number(sample.usedPercent)
+            json.byte(",")
+            json.optional(sample.windowMinutes)
+            json.byte(",")
+            json.optional(sample.resetsAt)
+            json.byte("]")
+        }
+        json.raw("],\"confirmations\":[]")
+        return json.bytes
+    }
+
+    /// Whether bucket row `a` (its quarter-hour, tool and model, then `fields`) comes before `b`: by those
+    /// three, then by the key fields, in order.
+    static func keyPrecedes(_ a: [Int64], _ b: [Int64], fields: [BucketField]) -> Bool {
+        for column in 0..<3 where a[column] != b[column] { return a[column] < b[column] }
+        for (offset, field) in fields.enumerated() where field.isKey && a[3 + offset] != b[3 + offset] {
+            return a[3 + offset] < b[3 + offset]
+        }
+        return false
+    }
+
+    /// Strings numbered in order of first use (a history's rows come in the store's order, so the same history
+    /// always gives the same document).
+    private struct Interned {
+        var index: [String: Int64] = [:]
+        var strings: [String] = []
+
+        mutating func add(_ text: String) {
+            guard index[text] == nil else { return }
+            index[text] = Int64(strings.count)
+            strings.append(text)
+        }
+    }
+}

@@ -1,0 +1,248 @@
+import Foundation
+
+/// Why an export file was refused. Nothing of it is used: the device's previous import stays.
+public struct SyncExportProblem: Error, Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// Cut short, damaged, or not what the schema says.
+        case damaged
+        /// Written by a newer version of the format (`version`), which this one does not read.
+        case newerVersion(Int64)
+        /// Not an Unprompt export at all.
+        case notAnExport
+    }
+
+    public let kind: Kind
+    public let message: String
+    /// The device and label the file names, when that much of it could be read.
+    public let device: String?
+    public let label: String?
+}
+
+extension SyncExport {
+    /// Reads an export file: one zstd frame holding the document.
+    public static func read(file data: Data) throws(SyncExportProblem) -> SyncExport {
+        var bytes: [UInt8]
+        do {
+            bytes = try Zstd.decompress(data, limit: maxDocumentBytes)
+        } catch {
+            throw SyncExportProblem(
+                kind: .damaged,
+                message: error.tooLarge ? "it would be larger than \(maxDocumentBytes >> 20) MB" : "it is cut short or damaged (zstd: \(error.message))",
+                device: nil, label: nil)
+        }
+        return try decode(document: &bytes)
+    }
+
+    /// Reads the JSON document (`bytes` gains simdjson's padding at its end).
+    public static func decode(document bytes: inout [UInt8]) throws(SyncExportProblem) -> SyncExport {
+        let count = bytes.count
+        bytes += repeatElement(0, count: JSONParser.padding)
+        let result = bytes.withUnsafeBytes { raw -> Result<SyncExport, SyncExportProblem> in
+            var reader = DocumentReader(parser: JSONParser())
+            do throws(SyncExportProblem) {
+                return .success(try reader.read(raw.baseAddress!, count: count))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}
+
+/// The strict reading of one document.
+private struct DocumentReader {
+    let parser: JSONParser
+    var device: String?
+    var label: String?
+
+    static let keys: Set<String> = [
+        "format", "version", "device", "sequence", "exportedAt", "measuredAt", "tools", "models", "windows", "days", "limits",
+        "confirmations",
+    ]
+
+    init(parser: JSONParser) { self.parser = parser }
+
+    func problem(_ message: String, _ kind: SyncExportProblem.Kind = .damaged) -> SyncExportProblem {
+        SyncExportProblem(kind: kind, message: message, device: device, label: label)
+    }
+
+    mutating func read(_ base: UnsafeRawPointer, count: Int) throws(SyncExportProblem) -> SyncExport {
+        let root: JSONRef
+        do {
+            root = try parser.parse(base, count: count)
+        } catch {
+            throw problem("it is not JSON (\(error.message))")
+        }
+        guard case .object = parser.value(of: root) else { throw problem("it is not an Unprompt export", .notAnExport) }
+        var fields: [String: JSONRef] = [:]
+        for (key, value) in parser.entries(of: root) {
+            guard fields[key] == nil else { throw problem("it names \(key) twice") }
+            fields[key] = value
+        }
+        guard let format = fields["format"], string(format) == SyncExport.format else {
+            throw problem("it is not an Unprompt export", .notAnExport)
+        }
+        // The device first, so every later refusal can name it.
+        if let node = fields["device"], case .object = parser.value(of: node) {
+            let entries = Dictionary(parser.entries(of: node).map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+            if let id = entries["id"].flatMap(string), SyncExport.isDeviceID(id) { device = id }
+            if let name = entries["label"].flatMap(string), ChosenName.problem(name) == nil { label = name }
+        }
+        guard let versionNode = fields["version"], let version = integer(versionNode), version >= 1 else {
+            throw problem("its version is not a number from 1")
+        }
+        if version > SyncExport.version {
+            throw problem(
+                "it was written by a newer version of unprompt-scan (export version \(version); this one reads \(SyncExport.version))",
+                .newerVersion(version))
+        }
+        if let unknown = Set(fields.keys).subtracting(Self.keys).sorted().first { throw problem("it holds an unknown field '\(unknown)'") }
+        if let missing = Self.keys.subtracting(fields.keys).sorted().first { throw problem("it has no '\(missing)'") }
+        guard let deviceNode = fields["device"], case .object = parser.value(of: deviceNode),
+            Set(parser.entries(of: deviceNode).map(\.key)) == ["id", "label"], let device, let label
+        else { throw problem("its device is not an id of 32 hex digits and a label") }
+        guard let sequence = integer(fields["sequence"]!), sequence >= 1 else { throw problem("its sequence is not a number from 1") }
+        guard let exportedAt = integer(fields["exportedAt"]!) else { throw problem("its exportedAt is not a number") }
+        let measuredAt: Int64?
+        switch parser.value(of: fields["measuredAt"]!) {
+        case .null: measuredAt = nil
+        case .int(let value): measuredAt = value
+        default: throw problem("its measuredAt is neither a number nor null")
+        }
+        let tools = try strings(fields["tools"]!, "tools")
+        let models = try strings(fields["models"]!, "models")
+        let windows = try strings(fields["windows"]!, "windows")
+        var history = try days(fields["days"]!, tools: tools, models: models, bucketFields: SyncExport.bucketFields(version: version))
+        history.measuredAt = measuredAt
+        history.limits = try limits(fields["limits"]!, tools: tools, windows: windows)
+        guard case .array(let confirmations) = parser.value(of: fields["confirmations"]!), parser.elements(of: confirmations).isEmpty else {
+            throw problem("its confirmations are not an empty list")
+        }
+        return SyncExport(device: device, label: label, sequence: sequence, exportedAt: exportedAt, history: history)
+    }
+
+    private func string(_ ref: JSONRef) -> String? {
+        if case .string(let bytes) = parser.value(of: ref) { return String(decoding: bytes, as: UTF8.self) }
+        return nil
+    }
+
+    private func integer(_ ref: JSONRef) -> Int64? {
+        if case .int(let value) = parser.value(of: ref) { return value }
+        return nil
+    }
+
+    private func strings(_ ref: JSONRef, _ what: String) throws(SyncExportProblem) -> [String] {
+        guard case .array = parser.value(of: ref) else { throw problem("its \(what) are not a list of names") }
+        var result: [String] = []
+        for element in parser.elements(of: ref) {
+            guard let text = string(element), !text.isEmpty, text.utf8.count <= 256, !result.contains(text) else {
+                throw problem("its \(what) are not a list of distinct names of 1 to 256 bytes")
+            }
+            result.append(text)
+        }
+        return result
+    }
+
+    private func days(_ ref: JSONRef, tools: [String], models: [String], bucketFields: [BucketField]) throws(SyncExportProblem)
+        -> DeviceHistory
+    {
+        guard case .array = parser.value(of: ref) else { throw problem("its days are not a list") }
+        var history = DeviceHistory()
+        var previousDay: Int64?
+        let perDay = LocalCalendar.quartersPerDay
+        let width = 3 + bucketFields.count
+        let events = 3 + bucketFields.firstIndex(of: .events)!
+        let estimated = 3 + bucketFields.firstIndex(of: .estimatedEvents)!
+        for entry in parser.elements(of: ref) {
+            guard case .object = parser.value(of: entry) else { throw problem("a day is not an object") }
+            let fields = parser.entries(of: entry)
+            guard fields.count == 3, Set(fields.map(\.key)) == ["day", "buckets", "activity"] else {
+                throw problem("a day does not hold exactly day, buckets and activity")
+            }
+            let node = Dictionary(fields.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+            guard let day = integer(node["day"]!), abs(day) < 10_000_000 else { throw problem("a day's number is not a day") }
+            guard previousDay.map({ $0 < day }) ?? true else { throw problem("its days are not in order, each once") }
+            previousDay = day
+            let dayText = CivilDate.dateString(ofDay: day)
+            var bad = 0
+            guard let rows = parser.readTable(node["buckets"]!, width: width, badRow: &bad) else {
+                throw problem("bucket \(bad + 1) of \(dayText) is not a list of \(width) numbers")
+            }
+            let firstQuarter = day * perDay
+            var previous: [Int64]?
+            for row in 0..<rows {
+                var v = [Int64](repeating: 0, count: width)
+                for column in 0..<width {
+                    guard let value = parser.tableInteger(row * width + column) else {
+                        throw problem("bucket \(row + 1) of \(dayText) holds something other than whole numbers")
+                    }
+                    v[column] = value
+                }
+                guard (0..<perDay).contains(v[0]), (0..<Int64(tools.count)).contains(v[1]), (0..<Int64(models.count)).contains(v[2]),
+                    zip(bucketFields, v[3...]).allSatisfy({ $0.admits($1) }), v[estimated] <= v[events]
+                else { throw problem("bucket \(row + 1) of \(dayText) holds a value out of its range") }
+                if let previous, !SyncExport.keyPrecedes(previous, v, fields: bucketFields) {
+                    throw problem("the buckets of \(dayText) are not in order, each key once")
+                }
+                previous = v
+                history.buckets.append(
+                    BucketRow(
+                        quarter: firstQuarter + v[0], tool: tools[Int(v[1])], model: models[Int(v[2])], fields: bucketFields,
+                        values: Array(v[3...])))
+            }
+            guard let quarters = parser.readTable(node["activity"]!, width: 3, badRow: &bad) else {
+                throw problem("activity \(bad + 1) of \(dayText) is not a list of 3 numbers")
+            }
+            var previousQuarter: Int64 = -1
+            for row in 0..<quarters {
+                guard let offset = parser.tableInteger(row * 3), let first = parser.tableInteger(row * 3 + 1),
+                    let last = parser.tableInteger(row * 3 + 2), offset > previousQuarter, offset < perDay, first >= 0,
+                    first <= last, last < Bucket.quarterMilliseconds
+                else { throw problem("activity \(row + 1) of \(dayText) is out of its range or order") }
+                previousQuarter = offset
+                let quarter = firstQuarter + offset
+                let start = quarter * Bucket.quarterMilliseconds
+                history.activity.append(ActivityQuarter(quarter: quarter, first: start + first, last: start + last))
+            }
+        }
+        return history
+    }
+
+    private func limits(_ ref: JSONRef, tools: [String], windows: [String]) throws(SyncExportProblem) -> [LimitSample] {
+        var bad = 0
+        guard let rows = parser.readTable(ref, width: 6, badRow: &bad) else {
+            throw problem("limit sample \(bad + 1) is not a list of 6 values")
+        }
+        var samples: [LimitSample] = []
+        var previous: (Int64, Int64, Int64)?
+        for row in 0..<rows {
+            let base = row * 6
+            guard let tool = parser.tableInteger(base), let window = parser.tableInteger(base + 1),
+                let time = parser.tableInteger(base + 2), (0..<Int64(tools.count)).contains(tool),
+                (0..<Int64(windows.count)).contains(window)
+            else { throw problem("limit sample \(row + 1) does not name a tool, a window and a time") }
+            if let previous, !(previous < (tool, window, time)) { throw problem("the limit samples are not in order, each once") }
+            previous = (tool, window, time)
+            let used: Double?
+            switch parser.tableValue(base + 3) {
+            case .null: used = nil
+            case .int(let value): used = Double(value)
+            case .double(let value) where value.isFinite: used = value
+            default: throw problem("limit sample \(row + 1)'s used percent is neither a number nor null")
+            }
+            var optional: [Int64?] = []
+            for column in 4...5 {
+                switch parser.tableValue(base + column) {
+                case .null: optional.append(nil)
+                case .int(let value): optional.append(value)
+                default: throw problem("limit sample \(row + 1) holds a value that is neither a whole number nor null")
+                }
+            }
+            samples.append(
+                LimitSample(
+                    tool: tools[Int(tool)], time: time, window: windows[Int(window)], usedPercent: used, windowMinutes: optional[0],
+                    resetsAt: optional[1]))
+        }
+        return samples
+    }
+}

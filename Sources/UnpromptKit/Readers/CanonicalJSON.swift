@@ -1,0 +1,105 @@
+import Foundation
+
+/// One JSON text per JSON value, whatever bytes the tool wrote it with: the form an identity key that holds an
+/// object or an array is hashed in, so a copy that writes the same values in another key order (or `7300.0` for
+/// `7300`, or `\u0041` for `A`) names the same record.
+///
+/// Objects: keys sorted by their UTF-8 bytes, the first of a repeated key kept (as every path lookup does).
+/// Arrays: in order. Strings: escaped only where JSON requires (`"`, `\` and control characters, as `\uXXXX`
+/// except the five short escapes). Numbers: integers in decimal; a float with no fraction below 2^53 as the
+/// integer; any other float as Swift's shortest round-trip text. No whitespace.
+enum CanonicalJSON {
+    /// Appends the canonical text of `ref` to `out`.
+    static func write(_ ref: JSONRef, _ parser: JSONParser, into out: inout [UInt8]) {
+        switch parser.value(of: ref) {
+        case .null: out += "null".utf8
+        case .bool(let b): out += (b ? "true" : "false").utf8
+        case .int(let i): out += String(i).utf8
+        case .uint(let u): out += String(u).utf8
+        case .double(let d): out += number(d).utf8
+        case .string(let bytes): string(bytes, into: &out)
+        case .array(let array):
+            out.append(UInt8(ascii: "["))
+            for (index, element) in parser.elements(of: array).enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                write(element, parser, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let object):
+            var seen: Set<String> = []
+            let entries = parser.entries(of: object).filter { seen.insert($0.key).inserted }
+                .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            out.append(UInt8(ascii: "{"))
+            for (index, entry) in entries.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                var key = entry.key
+                key.withUTF8 { string(UnsafeRawBufferPointer($0), into: &out) }
+                out.append(UInt8(ascii: ":"))
+                write(entry.value, parser, into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    static func number(_ d: Double) -> String {
+        if d == d.rounded(), abs(d) < 9_007_199_254_740_992 { return String(Int64(d)) }
+        return String(d)
+    }
+
+    private static func string(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\""): out += #"\""#.utf8
+            case UInt8(ascii: "\\"): out += #"\\"#.utf8
+            case 0x08: out += #"\b"#.utf8
+            case 0x0C: out += #"\f"#.utf8
+            case 0x0A: out += #"\n"#.utf8
+            case 0x0D: out += #"\r"#.utf8
+            case 0x09: out += #"\t"#.utf8
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out += #"\u00"#.utf8
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
+
+/// An identity key's hash, and the hash older versions gave the same key, which hashed an object or array as the
+/// bytes of its minified text. Both are kept, so a store that holds identities hashed the old way still knows the
+/// records it counted (`TokenEvent.legacyIdentity`).
+struct KeyHasher {
+    private var canonical = IdentityHasher()
+    private var asWritten = IdentityHasher()
+    /// A part of the key was an object or array whose minified text is not its canonical text.
+    private var differs = false
+
+    mutating func combine(_ string: String) {
+        canonical.combine(string)
+        asWritten.combine(string)
+    }
+
+    mutating func combine(_ value: FieldValue) {
+        guard case .composite(let ref, let parser) = value else {
+            value.hash(into: &canonical)
+            value.hash(into: &asWritten)
+            return
+        }
+        var text: [UInt8] = []
+        CanonicalJSON.write(ref, parser, into: &text)
+        text.withUnsafeBytes { canonical.combine($0) }
+        parser.withMinifiedJSON(of: ref) { minified in
+            asWritten.combine(minified)
+            if !minified.elementsEqual(text) { differs = true }
+        }
+    }
+
+    /// The identity, and the old one when it is another.
+    func finalize() -> (identity: Identity, legacy: Identity?) {
+        (canonical.finalize(), differs ? asWritten.finalize() : nil)
+    }
+}

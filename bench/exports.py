@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Writes a sync folder of device exports (docs/sync.schema.json), for `make bench`'s merge benchmark.
+
+Usage: exports.py --root DIR [--devices 30] [--days 365] [--seed 16]
+
+Each device is a heavy user's year: on most days (about 6 in 7) a working stretch of 6 to 11 hours, with activity
+in most of its quarter-hours, and in each active quarter-hour 2 to 4 buckets (tool x model x context band x
+logged cost) with counts shaped like Claude Code's and Codex's; limit samples of its last 8 days. Every file is the
+document compressed with the `zstd` command (level 6, content checksum), named unprompt-<id>.export.
+DIR/expected.json holds each device's label, sequence, bucket rows and total tokens, worked out here.
+Deterministic for a given seed. Standard library only (and the zstd command).
+"""
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+
+QUARTER_MS = 15 * 60 * 1000
+START_DAY = 20454  # 2026-01-01
+KEYS = [  # tool, model, context band, logged cost
+    ("claude-code", "claude-sonnet-4-5", 0, 0),
+    ("claude-code", "claude-sonnet-4-5", 32000, 0),
+    ("claude-code", "claude-sonnet-4-5", 100000, 0),
+    ("claude-code", "claude-opus-4-5", 32000, 0),
+    ("claude-code", "claude-haiku-4-5", 0, 0),
+    ("codex", "gpt-5", 128000, 0),
+    ("codex", "gpt-5-mini", 0, 0),
+    ("opencode", "claude-sonnet-4-5", 32000, 1),
+]
+
+
+def device(rng, days, index):
+    tools, models = [], []
+    def at(names, name):
+        if name not in names:
+            names.append(name)
+        return names.index(name)
+    entries, rows, tokens = [], 0, 0
+    for offset in range(days):
+        day = START_DAY + offset
+        if rng.random() < 1 / 7:
+            continue
+        start = rng.randrange(28, 44)  # 07:00-11:00 UTC
+        length = rng.randrange(24, 45)
+        buckets, activity = [], []
+        for quarter in range(start, min(96, start + length)):
+            if rng.random() < 0.2:
+                continue
+            keys = sorted(rng.sample(range(len(KEYS)), rng.randrange(2, 5)))
+            day_rows = []
+            for k in keys:
+                tool, model, band, logged = KEYS[k]
+                events = rng.randrange(1, 30)
+                uncached = events * rng.randrange(3, 400)
+                cache_read = events * rng.randrange(band or 8000, (band or 8000) + 60000)
+                write5 = events * rng.randrange(0, 4000)
+                write1 = events * rng.randrange(0, 800) if tool == "claude-code" else 0
+                output = events * rng.randrange(50, 3000)
+                reasoning = output // 3 if tool == "codex" else 0
+                nanos = events * rng.randrange(1000000, 90000000) if logged else 0
+                day_rows.append([quarter, at(tools, tool), at(models, model), band, logged, uncached, cache_read,
+                                 write5, write1, output, reasoning, events, nanos, 0])
+                tokens += uncached + cache_read + write5 + write1 + output
+            day_rows.sort(key=lambda r: r[:5])
+            buckets += day_rows
+            first = rng.randrange(0, QUARTER_MS // 2)
+            activity.append([quarter, first, first + rng.randrange(0, QUARTER_MS // 2)])
+        rows += len(buckets)
+        entries.append({"day": day, "buckets": buckets, "activity": activity})
+    last = START_DAY + days - 1
+    windows = ["primary", "secondary"]
+    codex = at(tools, "codex")
+    limits = []
+    for w, minutes in enumerate([300, 10080]):
+        for sample in range(8 * 40):
+            time = (last - 7) * 86400000 + sample * 30 * 60 * 1000 + w
+            limits.append([codex, w, time, round(rng.uniform(0, 100), 1), minutes, time + minutes * 60000])
+    limits.sort(key=lambda r: r[:3])
+    ident = "%032x" % rng.getrandbits(128)
+    measured = (last + 1) * 86400000 - 3600000
+    document = {
+        "format": "unprompt-sync", "version": 1, "device": {"id": ident, "label": "device-%02d" % index},
+        "sequence": rng.randrange(1, 5000), "exportedAt": measured + 1000, "measuredAt": measured,
+        "tools": tools, "models": models, "windows": windows, "days": entries, "limits": limits, "confirmations": [],
+    }
+    return ident, document, rows, tokens
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--root", required=True)
+    parser.add_argument("--devices", type=int, default=30)
+    parser.add_argument("--days", type=int, default=365)
+    parser.add_argument("--seed", type=int, default=16)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    os.makedirs(args.root, exist_ok=True)
+    expected = {}
+    for index in range(args.devices):
+        ident, document, rows, tokens = device(rng, args.days, index)
+        text = json.dumps(document, separators=(",", ":")).encode()
+        path = os.path.join(args.root, "unprompt-%s.export" % ident)
+        with open(path, "wb") as out:
+            subprocess.run(["zstd", "-q", "-6", "--check", "-c"], input=text, stdout=out, check=True)
+        expected[ident] = {"label": document["device"]["label"], "sequence": document["sequence"], "rows": rows,
+                           "tokens": tokens, "documentBytes": len(text), "fileBytes": os.path.getsize(path)}
+    with open(os.path.join(args.root, "expected.json"), "w") as out:
+        json.dump(expected, out, indent=1, sort_keys=True)
+    total_rows = sum(e["rows"] for e in expected.values())
+    print("%d devices, %d bucket rows, %.1f MB of JSON in %.1f MB of files" % (
+        args.devices, total_rows, sum(e["documentBytes"] for e in expected.values()) / 1e6,
+        sum(e["fileBytes"] for e in expected.values()) / 1e6), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

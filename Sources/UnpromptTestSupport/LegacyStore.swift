@@ -39,8 +39,8 @@ public enum LegacyStore: Sendable {
         ) WITHOUT ROWID;
         """
 
-    /// SQL that takes a current store's tables back to schema 7's: the buckets without their price dimensions
-    /// and server-tool calls (schema 8), the identities without those columns. For tests that set a store's
+    /// SQL that takes a current store's tables back to schema 7's: the buckets without their price dimensions,
+    /// server-tool calls and 12-hour cache writes (schema 8), the identities without those columns. For tests that set a store's
     /// version back, together with dropping the tables of the steps after the one they test.
     public static let beforeSchemaEight = """
         CREATE TABLE buckets_v7 (
@@ -60,6 +60,7 @@ public enum LegacyStore: Sendable {
         ALTER TABLE identities DROP COLUMN region;
         ALTER TABLE identities DROP COLUMN web_search;
         ALTER TABLE identities DROP COLUMN web_fetch;
+        ALTER TABLE identities DROP COLUMN cache_write_12h;
 
         """
 

@@ -12,7 +12,8 @@ struct DevicePackingTests {
         let rows = [
             BucketRow(
                 quarter: quarter, tool: "claude-code", model: "claude-opus-4-8",
-                counts: TokenCounts(input: 1, cacheRead: 2, cacheWrite5m: 3, cacheWrite1h: 4, output: 5, reasoning: 6), events: 7,
+                counts: TokenCounts(input: 1, cacheRead: 2, cacheWrite5m: 3, cacheWrite1h: 4, cacheWrite12h: 12, output: 5, reasoning: 6),
+                events: 7,
                 contextAbove: 200_000, costLogged: true, loggedCostNanos: -8, estimatedEvents: 1,
                 dimensions: PriceDimensions(speed: .fast, tier: .priority, region: .us), serverTools: ServerToolCounts(webSearch: 9, webFetch: 10)),
             BucketRow(quarter: quarter + 1, tool: "codex", model: "gpt-5", counts: TokenCounts(input: 11), events: 1, dimensions: PriceDimensions(tier: .flex)),

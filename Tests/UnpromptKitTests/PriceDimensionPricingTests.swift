@@ -177,4 +177,33 @@ final class PriceDimensionPricingTests: XCTestCase {
         XCTAssertNotNil(gpt.variants[.priority]?.base.input)
         XCTAssertNotNil(gpt.variants[.flex]?.base.input)
     }
+
+    // MARK: cache-write classes
+
+    /// GPT-5.6 as bundled: 4 / 20, 30-minute write 5, 12-hour write 10; priority 8 / 40, writes 10 and 20. 1,000
+    /// input + 2,000 30-minute writes + 3,000 12-hour writes + 500 output: 1,000 × 4 + 2,000 × 5 + 3,000 × 10 +
+    /// 500 × 20 = 4,000 + 10,000 + 30,000 + 10,000 = 54,000 µUSD; at priority 8,000 + 20,000 + 60,000 + 20,000 =
+    /// 108,000 µUSD. A row without a 12-hour rate takes twice its 30-minute one, marked approximate: 3,000 × 10.
+    func testATwelveHourCacheWriteIsPricedAtItsOwnRate() throws {
+        let counts = TokenCounts(input: 1_000, cacheWrite5m: 2_000, cacheWrite12h: 3_000, output: 500)
+        let gpt = try price("gpt-5.6", [
+            "input_cost_per_token": 4e-6, "output_cost_per_token": 20e-6, "cache_creation_input_token_cost": 5e-6,
+            "cache_creation_input_token_cost_above_12hr": 10e-6, "litellm_provider": "openai",
+            "input_cost_per_token_priority": 8e-6, "output_cost_per_token_priority": 40e-6,
+            "cache_creation_input_token_cost_priority": 10e-6, "cache_creation_input_token_cost_above_12hr_priority": 20e-6,
+        ])
+        let standard = usd(counts, gpt)
+        XCTAssertEqual(standard.usd, 0.054, accuracy: 1e-12)
+        XCTAssertFalse(standard.approximate)
+        XCTAssertEqual(usd(counts, gpt, PriceDimensions(speed: .standard, tier: .priority, region: .global)).usd, 0.108, accuracy: 1e-12)
+        let without = try price("gpt-x", [
+            "input_cost_per_token": 4e-6, "output_cost_per_token": 20e-6, "cache_creation_input_token_cost": 5e-6,
+            "litellm_provider": "openai",
+        ])
+        let fallback = usd(counts, without)
+        XCTAssertEqual(fallback.usd, 0.054, accuracy: 1e-12)
+        XCTAssertTrue(fallback.approximate)
+        let bundled = try XCTUnwrap(try PriceTableTests.bundled.resolve("gpt-5.6")?.price)
+        XCTAssertEqual(try XCTUnwrap(bundled.base.cacheWrite12h), 10e-6, accuracy: 1e-18)
+    }
 }

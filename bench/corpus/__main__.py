@@ -87,7 +87,8 @@ def main():
         sys.exit("corpus: %s is not empty" % args.root)
     module, reader, corpus = TOOLS[args.tool]
     recorded = {k: v for k, v in sorted(vars(args).items()) if k not in ("root", "end_ms")}
-    expected = Expected(args.tool, reader, module.RULES, module.TRAPS, recorded)
+    traps = module.TRAPS + (module.PRICE_DIMENSION_TRAPS if getattr(args, "price_dimensions", False) else ())
+    expected = Expected(args.tool, reader, module.RULES, traps, recorded)
     tree = Tree(args.root, expected)
     started = time.monotonic()
     corpus(args, tree, expected).run()

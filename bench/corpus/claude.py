@@ -32,9 +32,10 @@ TRAPS = (
     "contentBlockRepeats", "streamingSnapshots", "resumedSessions", "copiedUsageLines", "inlineSidechainRequests",
     "subagentFiles", "workflowSubagentFiles", "sideQuestionReplays", "syntheticLines", "limitReachedLines",
     "requestsWithoutRequestId", "fiveMinuteCacheWrites", "oneHourCacheWrites", "flatCacheWriteOnly",
-    "taskResultsWithUsage", "agentProgressWithUsage", "fastRequests", "usOnlyRequests", "webSearchRequests",
-    "webFetchRequests",
+    "taskResultsWithUsage", "agentProgressWithUsage",
 )
+# And those it writes with --price-dimensions only.
+PRICE_DIMENSION_TRAPS = ("fastRequests", "usOnlyRequests", "webSearchRequests", "webFetchRequests")
 
 MODELS = (
     ("claude-sonnet-4-5-20250929", 50),

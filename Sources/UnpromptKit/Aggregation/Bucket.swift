@@ -164,8 +164,7 @@ public enum ContextBand: Sendable {
 
     /// The largest boundary the prompt is above, or 0.
     public static func of(_ counts: TokenCounts) -> Int64 {
-        let prompt = counts.input.saturatingAdd(counts.cacheRead).saturatingAdd(counts.cacheWrite5m)
-            .saturatingAdd(counts.cacheWrite1h)
+        let prompt = counts.input.saturatingAdd(counts.cacheRead).saturatingAdd(counts.cacheWrite)
         return boundaries.last { prompt > $0 } ?? 0
     }
 

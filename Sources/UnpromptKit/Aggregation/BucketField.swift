@@ -3,11 +3,12 @@
 /// so a field added to the row is added to both at once.
 public enum BucketField: Int, Sendable, CaseIterable {
     case contextAbove, costLogged, speed, tier, region
-    case input, cacheRead, cacheWrite5m, cacheWrite1h, output, reasoning
+    case input, cacheRead, cacheWrite5m, cacheWrite1h, cacheWrite12h, output, reasoning
     case events, loggedCostNanos, estimatedEvents, webSearch, webFetch
 
     /// The fields of export version 1 and of packing version 1, in their order: before the store kept the price
-    /// dimensions and server-tool calls (schema 8). Read as `allCases` with those 0 ("not recorded", none).
+    /// dimensions, server-tool calls and 12-hour cache writes (schema 8). Read as `allCases` with those 0 ("not
+    /// recorded", none).
     public static let beforeDimensions: [BucketField] = [
         .contextAbove, .costLogged, .input, .cacheRead, .cacheWrite5m, .cacheWrite1h, .output, .reasoning, .events,
         .loggedCostNanos, .estimatedEvents,
@@ -46,6 +47,7 @@ extension BucketRow {
         case .cacheRead: return c.cacheRead
         case .cacheWrite5m: return c.cacheWrite5m
         case .cacheWrite1h: return c.cacheWrite1h
+        case .cacheWrite12h: return c.cacheWrite12h
         case .output: return c.output
         case .reasoning: return c.reasoning
         case .events: return events
@@ -65,7 +67,8 @@ extension BucketRow {
             quarter: quarter, tool: tool, model: model,
             counts: TokenCounts(
                 input: value(.input), cacheRead: value(.cacheRead), cacheWrite5m: value(.cacheWrite5m),
-                cacheWrite1h: value(.cacheWrite1h), output: value(.output), reasoning: value(.reasoning)),
+                cacheWrite1h: value(.cacheWrite1h), cacheWrite12h: value(.cacheWrite12h), output: value(.output),
+                reasoning: value(.reasoning)),
             events: value(.events), contextAbove: value(.contextAbove), costLogged: value(.costLogged) == 1,
             loggedCostNanos: value(.loggedCostNanos), estimatedEvents: value(.estimatedEvents),
             dimensions: PriceDimensions(codes: value(.speed), value(.tier), value(.region)),

@@ -436,7 +436,7 @@ private struct DescriptorDecoder {
     }
 
     func tokenSpec(_ node: YAMLNode) throws(DescriptorError) -> TokenSpec {
-        let keys = ["input", "output", "cache_read", "cache_write", "cache_write_5m", "cache_write_1h", "reasoning"]
+        let keys = ["input", "output", "cache_read", "cache_write", "cache_write_5m", "cache_write_1h", "cache_write_12h", "reasoning"]
         let map = try reader(node, "tokens", keys + ["total"])
         func field(_ key: String) throws(DescriptorError) -> CountSpec? {
             try map.optional(key).map { (n) throws(DescriptorError) in try count(n, "tokens.\(key)") }
@@ -444,7 +444,8 @@ private struct DescriptorDecoder {
         let spec = TokenSpec(
             input: try field("input"), output: try field("output"), cacheRead: try field("cache_read"),
             cacheWrite: try field("cache_write"), cacheWrite5m: try field("cache_write_5m"),
-            cacheWrite1h: try field("cache_write_1h"), reasoning: try field("reasoning"), total: try field("total"))
+            cacheWrite1h: try field("cache_write_1h"), cacheWrite12h: try field("cache_write_12h"), reasoning: try field("reasoning"),
+            total: try field("total"))
         if keys.allSatisfy({ map.optional($0) == nil }) {
             throw map.error(node, "tokens must name at least one of: \(keys.joined(separator: ", "))")
         }

@@ -10,7 +10,7 @@ import Foundation
 /// - `tools`, `models` and `windows`: the strings the rows name by index;
 /// - `days`: per UTC day (days since 1970-01-01), its buckets as rows of integers: quarter-hour within the
 ///   day, tool, model, then the row's `BucketField`s (context band, logged cost 0/1, speed, tier, region,
-///   the six counts, events, logged cost in nano-USD, estimated events, web searches, web fetches; version 1
+///   the seven counts, events, logged cost in nano-USD, estimated events, web searches, web fetches; version 1
 ///   held `BucketField.beforeDimensions` only), in order of the key and each key once; and its activity as
 ///   rows of 3 (quarter-hour within the day, first and last record in milliseconds into it), in quarter order;
 /// - `limits`: rows of 6 (tool, window, time, used percent or null, window minutes or null, resets at or

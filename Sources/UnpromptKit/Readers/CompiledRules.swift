@@ -146,7 +146,8 @@ final class RuleCompiler {
         return CompiledTokens(
             input: field(spec.input), output: field(spec.output), cacheRead: field(spec.cacheRead),
             cacheWrite: field(spec.cacheWrite), cacheWrite5m: field(spec.cacheWrite5m),
-            cacheWrite1h: field(spec.cacheWrite1h), reasoning: field(spec.reasoning), total: field(spec.total))
+            cacheWrite1h: field(spec.cacheWrite1h), cacheWrite12h: field(spec.cacheWrite12h), reasoning: field(spec.reasoning),
+            total: field(spec.total))
     }
 
     private func slot(for pointer: JSONPointer) -> Int {
@@ -230,12 +231,12 @@ final class CompiledWindow: Sendable {
 
 /// Each count field as the values whose sum it is (one value unless the descriptor wrote `sum`).
 final class CompiledTokens: Sendable {
-    let input, output, cacheRead, cacheWrite, cacheWrite5m, cacheWrite1h, reasoning, total: [CompiledValue]?
+    let input, output, cacheRead, cacheWrite, cacheWrite5m, cacheWrite1h, cacheWrite12h, reasoning, total: [CompiledValue]?
 
     init(
         input: [CompiledValue]?, output: [CompiledValue]?, cacheRead: [CompiledValue]?, cacheWrite: [CompiledValue]?,
-        cacheWrite5m: [CompiledValue]?, cacheWrite1h: [CompiledValue]?, reasoning: [CompiledValue]?,
-        total: [CompiledValue]?
+        cacheWrite5m: [CompiledValue]?, cacheWrite1h: [CompiledValue]?, cacheWrite12h: [CompiledValue]?,
+        reasoning: [CompiledValue]?, total: [CompiledValue]?
     ) {
         self.input = input
         self.output = output
@@ -243,6 +244,7 @@ final class CompiledTokens: Sendable {
         self.cacheWrite = cacheWrite
         self.cacheWrite5m = cacheWrite5m
         self.cacheWrite1h = cacheWrite1h
+        self.cacheWrite12h = cacheWrite12h
         self.reasoning = reasoning
         self.total = total
     }
@@ -319,7 +321,7 @@ final class CompiledRecord: Sendable {
         cumulative = rule.cumulative != nil
         cumulativeCost = rule.cumulative?.cost ?? false
         costOnly = [tokens.input, tokens.output, tokens.cacheRead, tokens.cacheWrite, tokens.cacheWrite5m, tokens.cacheWrite1h,
-            tokens.reasoning].allSatisfy { $0 == nil }
+            tokens.cacheWrite12h, tokens.reasoning].allSatisfy { $0 == nil }
         cumulativeKey = (rule.cumulative?.key ?? []).map { compiler.value($0, scope: scope) }
         identityKey = (rule.identity?.key ?? []).map { compiler.value($0, scope: scope) }
         identityFallback = (rule.identity?.fallback ?? []).map { compiler.value($0, scope: scope) }

@@ -328,6 +328,7 @@ struct RecordExtractor {
         raw.cacheWrite = read(tokens.cacheWrite)
         raw.cacheWrite5m = read(tokens.cacheWrite5m)
         raw.cacheWrite1h = read(tokens.cacheWrite1h)
+        raw.cacheWrite12h = read(tokens.cacheWrite12h)
         raw.reasoning = read(tokens.reasoning)
         return valid ? raw : nil
     }
@@ -356,11 +357,13 @@ struct RecordExtractor {
     private func normalize(_ raw: RawTokens, _ rule: CompiledRecord, _ context: RecordContext) -> TokenCounts {
         let cacheRead = max(raw.cacheRead ?? 0, 0)
         let write1h = max(raw.cacheWrite1h ?? 0, 0)
-        let write5m = max(raw.cacheWrite5m ?? ((raw.cacheWrite ?? 0) - write1h), 0)
+        let write12h = max(raw.cacheWrite12h ?? 0, 0)
+        // A tool that logs all writes and the longer classes apart: the rest is the default class.
+        let write5m = max(raw.cacheWrite5m ?? ((raw.cacheWrite ?? 0) - write1h - write12h), 0)
         let reasoning = max(raw.reasoning ?? 0, 0)
         var input = max(raw.input ?? 0, 0)
         var output = max(raw.output ?? 0, 0)
-        let cache = cacheRead + write5m + write1h
+        let cache = cacheRead + write5m + write1h + write12h
         var loggedTotal: Int64?
         if let totalField = rule.tokens.total, case .count(let total) = readCount(totalField, context) { loggedTotal = total }
         func answer(_ flag: CountingFlag, _ conditions: [CompiledCondition]) -> CountingAnswer {
@@ -401,8 +404,8 @@ struct RecordExtractor {
         if includesCache { input = max(input - cache, 0) }
         if !outputIncludesReasoning { output += reasoning }
         return TokenCounts(
-            input: input, cacheRead: cacheRead, cacheWrite5m: write5m, cacheWrite1h: write1h, output: output,
-            reasoning: reasoning)
+            input: input, cacheRead: cacheRead, cacheWrite5m: write5m, cacheWrite1h: write1h, cacheWrite12h: write12h,
+            output: output, reasoning: reasoning)
     }
 
     /// The record's alias: a hash apart from every identity (salted), or nil when its values are absent.

@@ -7,16 +7,18 @@ public struct ClassRates: Sendable, Equatable {
     public var cacheRead: Double?
     public var cacheWrite5m: Double?
     public var cacheWrite1h: Double?
+    public var cacheWrite12h: Double?
 
     public init(
         input: Double? = nil, output: Double? = nil, cacheRead: Double? = nil, cacheWrite5m: Double? = nil,
-        cacheWrite1h: Double? = nil
+        cacheWrite1h: Double? = nil, cacheWrite12h: Double? = nil
     ) {
         self.input = input
         self.output = output
         self.cacheRead = cacheRead
         self.cacheWrite5m = cacheWrite5m
         self.cacheWrite1h = cacheWrite1h
+        self.cacheWrite12h = cacheWrite12h
     }
 
     var isEmpty: Bool { self == ClassRates() }
@@ -109,7 +111,7 @@ public struct ModelPrice: Sendable, Equatable {
     static let classFields: [(name: String, path: any WritableKeyPath<ClassRates, Double?> & Sendable)] = [
         ("input_cost_per_token", \.input), ("output_cost_per_token", \.output),
         ("cache_read_input_token_cost", \.cacheRead), ("cache_creation_input_token_cost_above_1hr", \.cacheWrite1h),
-        ("cache_creation_input_token_cost", \.cacheWrite5m),
+        ("cache_creation_input_token_cost_above_12hr", \.cacheWrite12h), ("cache_creation_input_token_cost", \.cacheWrite5m),
     ]
 
     /// Parses one row. `problem` names the row and field of a value that is not a price.

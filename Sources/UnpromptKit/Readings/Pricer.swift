@@ -154,9 +154,11 @@ public final class Pricer: Sendable {
         let write1h = rate(\.cacheWrite1h, tokens: counts.cacheWrite1h) {
             anthropic ? input * 2 : (tier?.cacheWrite5m ?? base.cacheWrite5m ?? input)
         }
+        // OpenAI's 12-hour write costs twice its default (30-minute) one, where a row lacks the rate.
+        let write12h = rate(\.cacheWrite12h, tokens: counts.cacheWrite12h) { 2 * (tier?.cacheWrite5m ?? base.cacheWrite5m ?? input) }
         let usd = Double(counts.input) * uncached + Double(counts.cacheRead) * read
             + Double(counts.cacheWrite5m) * write5m + Double(counts.cacheWrite1h) * write1h
-            + Double(counts.output) * output
+            + Double(counts.cacheWrite12h) * write12h + Double(counts.output) * output
         return (usd, approximate)
     }
 }

@@ -9,7 +9,7 @@ struct SyncExportTests {
 
     /// A history with every dimension of the bucket key: two tools, three models, a prompt above 200k, a logged
     /// cost, an estimated record, fast mode in the US with web searches beside the same model at standard
-    /// speed, a batch record, activity across midnight, and limit samples with and without each value.
+    /// speed, a batch record with 12-hour cache writes, activity across midnight, and limit samples with and without each value.
     func history() throws -> DeviceHistory {
         let device = try TestDevice()
         let m = Moments.monday
@@ -27,7 +27,8 @@ struct SyncExportTests {
                     identity: Identity(high: 6, low: 6), dimensions: PriceDimensions(speed: .fast, tier: .standard, region: .us),
                     serverTools: ServerToolCounts(webSearch: 2, webFetch: 1)),
                 TokenEvent(
-                    tool: "codex", time: m + 14 * 60 * Moments.minute + 2, model: "gpt-5", counts: TokenCounts(input: 30, output: 3),
+                    tool: "codex", time: m + 14 * 60 * Moments.minute + 2, model: "gpt-5",
+                    counts: TokenCounts(input: 30, cacheWrite12h: 20, output: 3),
                     identity: Identity(high: 7, low: 7), dimensions: PriceDimensions(tier: .batch)),
             ],
             limits: [
@@ -124,7 +125,7 @@ struct SyncExportTests {
         #expect(problem(document: outOfDay)?.message.contains("out of its range") == true)
         let rowEnd = try #require(good[rows...].firstIndex(of: "]"))
         let lastComma = try #require(good[rows..<rowEnd].lastIndex(of: ","))
-        #expect(problem(document: good.replacingCharacters(in: lastComma..<rowEnd, with: ""))?.message.contains("list of 19 numbers") == true)
+        #expect(problem(document: good.replacingCharacters(in: lastComma..<rowEnd, with: ""))?.message.contains("list of 20 numbers") == true)
         let secondRowStart = good.index(after: rowEnd)
         let secondRowEnd = try #require(good[good.index(after: secondRowStart)...].firstIndex(of: "]"))
         let first = good[good.index(before: rows)...rowEnd]
@@ -134,7 +135,7 @@ struct SyncExportTests {
     }
 
     /// An export of version 1 (before the price dimensions) is still imported: its rows of 14 are read with
-    /// every dimension not recorded and no server-tool calls; a row of 19 in it is refused.
+    /// every dimension not recorded and no server-tool calls; a row of 20 in it is refused.
     @Test func aVersionOneExportIsStillRead() throws {
         let document = """
             {"format":"unprompt-sync","version":1,"device":{"id":"\(id)","label":"laptop"},"sequence":3,"exportedAt":5,
@@ -153,7 +154,7 @@ struct SyncExportTests {
                 quarter: quarter, tool: "claude-code", model: "claude-sonnet-4-5", counts: TokenCounts(input: 1, output: 1), events: 1,
                 contextAbove: 200_000, costLogged: true, loggedCostNanos: 7, estimatedEvents: 1),
         ])
-        let wide = document.replacingOccurrences(of: "[4,0,0,0,0,10,20,30,40,50,0,2,0,0]", with: "[4,0,0,0,0,0,0,0,10,20,30,40,50,0,2,0,0,0,0]")
+        let wide = document.replacingOccurrences(of: "[4,0,0,0,0,10,20,30,40,50,0,2,0,0]", with: "[4,0,0,0,0,0,0,0,10,20,30,40,0,50,0,2,0,0,0,0]")
         #expect(problem(document: wide)?.message.contains("list of 14 numbers") == true)
         // A version 2 row whose tier is not a tier is refused.
         let history = try history()

@@ -37,7 +37,9 @@ let package = Package(
             cSettings: [.unsafeFlags(["-O2"])]),
         .target(
             name: "UnpromptKit",
-            dependencies: ["CYAML", "CSQLite", "CZstd", "CSimdJSON", "CByteScan", "CQRencode"]),
+            dependencies: ["CYAML", "CSQLite", "CZstd", "CSimdJSON", "CByteScan", "CQRencode"],
+            // ICU's own regex diagnostics, for descriptor errors (RegexProblem): Foundation's copy of ICU on Linux.
+            linkerSettings: [.linkedLibrary("_FoundationICU", .when(platforms: [.linux]))]),
         // `--version` names the commit the binary was built from.
         .plugin(name: "BuildCommit", capability: .buildTool()),
         .executableTarget(

@@ -1,4 +1,9 @@
 import Foundation
+import UnpromptKit
+// Re-exported, so a test that runs only the binary (and imports only this module) can read its JSON output and
+// draw seeded numbers.
+@_exported import enum UnpromptKit.FixtureJSON
+@_exported import struct UnpromptKit.SeededRandom
 
 /// Runs the built `unprompt-scan` as a person would, for tests that check what it prints.
 public enum Binary: Sendable {
@@ -20,9 +25,13 @@ public enum Binary: Sendable {
     }
 
     /// The binary, ready to start with `arguments`: an environment that names no real tool home (plus
-    /// `environment`), the checkout's readers, the UTC zone, and no standard input.
-    public static func process(_ arguments: [String], environment: [String: String] = [:]) -> Process {
+    /// `environment`), the checkout's readers, the UTC zone, and no standard input; started in `directory`
+    /// when given.
+    public static func process(_ arguments: [String], environment: [String: String] = [:], directory: String? = nil)
+        -> Process
+    {
         let process = Process()
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         // TZ is fixed so times written without a zone read the same on every machine.
@@ -35,9 +44,12 @@ public enum Binary: Sendable {
         return process
     }
 
-    /// Runs to the end and returns what it printed; with `input`, that is its standard input.
-    public static func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> Output {
-        let process = process(arguments, environment: environment)
+    /// Runs to the end and returns what it printed; with `input`, that is its standard input; started in
+    /// `directory` when given.
+    public static func run(
+        _ arguments: [String], environment: [String: String] = [:], input: String? = nil, directory: String? = nil
+    ) throws -> Output {
+        let process = process(arguments, environment: environment, directory: directory)
         if let input {
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("unprompt-input-\(UUID().uuidString)").path
             try input.write(toFile: file, atomically: true, encoding: .utf8)
@@ -69,48 +81,8 @@ public enum Repository: Sendable {
     public static var corpusGenerator: String { root + "/bench/corpus" }
 }
 
-/// Parsed JSON reduced to values that compare exactly: every number as a Double (token counts fit).
-public indirect enum JSONTree: Sendable, Equatable, CustomStringConvertible {
-    case object([String: JSONTree])
-    case array([JSONTree])
-    case string(String)
-    case number(Double)
-    case null
-
-    public init(parsing text: String) throws {
-        self.init(try JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]))
-    }
-
-    public init(contentsOf path: String) throws {
-        self.init(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)), options: []))
-    }
-
-    public init(_ value: Any) {
-        switch value {
-        case let object as [String: Any]: self = .object(object.mapValues(JSONTree.init))
-        case let array as [Any]: self = .array(array.map(JSONTree.init))
-        case let string as String: self = .string(string)
-        case let number as NSNumber: self = .number(number.doubleValue)
-        default: self = .null
-        }
-    }
-
-    public subscript(key: String) -> JSONTree? {
-        if case .object(let object) = self { return object[key] }
-        return nil
-    }
-
-    public var description: String {
-        switch self {
-        case .object(let object):
-            return "{" + object.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
-        case .array(let array): return "[" + array.map(\.description).joined(separator: ",") + "]"
-        case .string(let string): return "\"\(string)\""
-        case .number(let number): return number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
-        case .null: return "null"
-        }
-    }
-}
+/// The fixture runner's JSON values, by the name the tests use.
+public typealias JSONTree = FixtureJSON
 
 /// The corpus generator in `bench/corpus`: deterministic log trees with their expected totals.
 public enum Generator: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import UnpromptKit
 
 /// SQLite fixtures are committed as SQL text, so they stay reviewable, and built when a test runs.
 public enum FixtureDatabases: Sendable {
@@ -12,17 +13,30 @@ public enum FixtureDatabases: Sendable {
         let copy = NSTemporaryDirectory() + "unprompt-fixture-" + UUID().uuidString
         try manager.copyItem(atPath: directory, toPath: copy)
         for script in scripts {
-            let database = copy + "/" + String(script.dropLast(4))
-            _ = try Python.run(
-                """
-                import sqlite3, sys
-                connection = sqlite3.connect(sys.argv[1])
-                connection.executescript(open(sys.argv[2], encoding="utf-8").read())
-                connection.commit()
-                connection.close()
-                """, arguments: [database, copy + "/" + script])
+            try FixtureSQL.build(copy + "/" + script, as: copy + "/" + String(script.dropLast(4)))
             try manager.removeItem(atPath: copy + "/" + script)
         }
         return copy
+    }
+}
+
+extension FixtureCase {
+    /// Every case of the checkout's `Fixtures/`.
+    public static var all: [FixtureCase] {
+        do {
+            return try cases(in: Repository.fixtures)
+        } catch {
+            fatalError(error.description)
+        }
+    }
+}
+
+/// A directory's entries, sorted, hidden ones left out. A folder that cannot be listed stops the suite:
+/// an empty list would make the checks pass vacuously.
+public func listing(_ directory: String) -> [String] {
+    do {
+        return try FixtureCase.entries(directory)
+    } catch {
+        fatalError(error.description)
     }
 }

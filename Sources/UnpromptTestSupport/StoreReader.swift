@@ -1,4 +1,5 @@
 import Foundation
+import UnpromptKit
 
 /// Token totals as the store keeps them (disjoint counts, as in `buckets`).
 public struct StoreTotals: Equatable, Sendable, CustomStringConvertible {
@@ -100,51 +101,6 @@ public enum StoreReader: Sendable {
                 reasoning: n[6], events: n[7])
         }
         return result
-    }
-}
-
-extension StoreReader {
-    /// One tool's figures in a store, in the shape of a dry run's JSON report (and of a fixture's
-    /// `expected.json`): `events`, `totals`, `byModel`, `byDay` (UTC), `loggedCost` and `limits` (the latest
-    /// sample of each window). Read, like `totals`, from a copy, with Python's `sqlite3`.
-    public static func figures(store: String, tool: String) throws -> [String: JSONTree] {
-        let script = """
-            import sqlite3, sys, json, datetime
-            db = sqlite3.connect(sys.argv[1])
-            tool = sys.argv[2]
-            epoch = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
-            def instant(ms):
-                if ms is None:
-                    return None
-                t = epoch + datetime.timedelta(milliseconds=ms)
-                return t.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (t.microsecond // 1000)
-            names = ["input", "output", "cacheRead", "cacheWrite5m", "cacheWrite1h", "cacheWrite12h", "reasoning"]
-            zero = lambda: dict.fromkeys(names, 0)
-            totals, by_model, by_day = zero(), {}, {}
-            events, nanos = 0, 0
-            for row in db.execute(
-                "SELECT quarter, model, input, output, cache_read, cache_write_5m, cache_write_1h, cache_write_12h, reasoning, "
-                "events, logged_cost_nanos FROM buckets WHERE tool = ?", (tool,)):
-                day = (epoch + datetime.timedelta(days=row[0] // 96)).strftime("%Y-%m-%d")
-                for sums in (totals, by_model.setdefault(row[1], zero()), by_day.setdefault(day, zero())):
-                    for name, value in zip(names, row[2:9]):
-                        sums[name] += value
-                events += row[9]
-                nanos += row[10]
-            limits = [
-                {"window": w, "time": instant(t), "usedPercent": u, "windowMinutes": m, "resetsAt": instant(r)}
-                for w, t, u, m, r in db.execute(
-                    "SELECT window, time, used_percent, window_minutes, resets_at FROM limit_samples s WHERE tool = ? "
-                    "AND time = (SELECT max(time) FROM limit_samples t WHERE t.tool = s.tool AND t.window = s.window) "
-                    "ORDER BY window", (tool,))]
-            print(json.dumps({"events": events, "totals": totals, "byModel": by_model, "byDay": by_day,
-                              "loggedCost": nanos / 1e9, "limits": limits}))
-            """
-        let output = try onACopy(of: store) { copied in try Python.run(script, arguments: [copied, tool]) }
-        guard case .object(let figures) = try JSONTree(parsing: output) else {
-            throw Failure(description: "the store's figures are not an object")
-        }
-        return figures
     }
 }
 

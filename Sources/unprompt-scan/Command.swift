@@ -236,6 +236,17 @@ extension Command {
             words: ["readers", "validate"], operands: "FILE...", abstract: "check descriptor files: errors as file:line:col",
             options: [],
             examples: [Example(command: "unprompt-scan readers validate readers/my-tool.yaml", comment: "check a new descriptor")],
-            run: { c in ReadersCommand.validate(c.operands) }),
+            run: { c in
+                ReadersCommand.validate(c.operands, blocksFrom: ReaderLocation.directories(flag: nil, environment: c.environment))
+            }),
+        Command(
+            words: ["readers", "test"], operands: "[ID...]",
+            abstract: "run fixture cases: each as a dry run, into a temporary store, again (adding nothing), and split at a random byte",
+            options: [.fixtures, .seed, .readersDir],
+            examples: [
+                Example(command: "unprompt-scan readers test", comment: "every case under Fixtures/ of the current directory"),
+                Example(command: "unprompt-scan readers test my-tool --fixtures ~/my-fixtures", comment: "one reader's cases"),
+            ],
+            run: { c throws(UsageError) in try ReadersTestCommand.run(c.arguments, ids: c.operands, catalog: c.catalog) }),
     ]
 }

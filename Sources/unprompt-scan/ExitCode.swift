@@ -16,6 +16,8 @@ enum ExitCode: Int32, CaseIterable {
     case settings = 6
     /// The file `report` writes cannot be written, or the address `serve` listens on cannot be used.
     case unavailable = 7
+    /// `readers test`: a fixture case gave other figures than its `expected.json`.
+    case fixturesFailed = 8
 
     var meaning: String {
         switch self {
@@ -30,6 +32,7 @@ enum ExitCode: Int32, CaseIterable {
             "the price table, your prices.json or the water method file is missing or invalid (the file, row and field on stderr)"
         case .settings: "the settings file is invalid (file:line:col on stderr) or cannot be written"
         case .unavailable: "report cannot write its file, or serve cannot listen on its address (in use, or not this machine's)"
+        case .fixturesFailed: "readers test: a fixture case failed (its first difference is printed)"
         }
     }
 

@@ -32,14 +32,7 @@ enum CountsFormat {
     }
 
     /// `YYYY-MM-DDTHH:MM:SS.mmmZ` of milliseconds since 1970.
-    static func instant(_ milliseconds: Int64) -> String {
-        let seconds = CivilDate.floorDivide(milliseconds, 1000)
-        let millis = milliseconds - seconds * 1000
-        let day = CivilDate.floorDivide(seconds, 86_400)
-        let inDay = seconds - day * 86_400
-        return CivilDate.dateString(ofDay: day)
-            + String(format: "T%02lld:%02lld:%02lld.%03lldZ", inDay / 3600, inDay % 3600 / 60, inDay % 60, millis)
-    }
+    static func instant(_ milliseconds: Int64) -> String { CivilDate.instantString(milliseconds: milliseconds) }
 }
 
 /// Costs the tools logged, in USD: summed as binary floating point, so shown to the nano-dollar.

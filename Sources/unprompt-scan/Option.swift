@@ -75,6 +75,10 @@ struct Option: Equatable {
         name: "--context", value: "KIND", repeatable: true,
         help: "confirm it with context, never a number: no-work, \"worked HH:MM-HH:MM\", \"hours-changed SPEC\" or elsewhere (repeatable)")
     static let undo = Option(name: "--undo", value: nil, help: "remove the answer given for DATE")
+    static let fixtures = Option(
+        name: "--fixtures", value: "DIR", help: "the fixture cases, as DIR/ID/CASE/ folders (default: Fixtures in the current directory)")
+    static let seed = Option(
+        name: "--seed", value: "N", help: "where the split runs cut each case: the seed a run printed, to cut the same way again")
     static let help = Option(name: "--help", aliases: ["-h"], value: nil, help: "show this help")
     static let device = Option(
         name: "--device", value: "WHICH",
@@ -91,7 +95,7 @@ struct Option: Equatable {
     /// Every option of every command.
     static let all: [Option] = [
         store, tz, json, csv, noScan, costMode, config, since, until, last, startOfWeek, tool, month, wide, columns, live, out,
-        port, host, interval, root, readersDir, dryRun, at, version, yes, context, undo, help,
+        port, host, interval, root, readersDir, dryRun, at, version, yes, context, undo, fixtures, seed, help,
         device, dir, period, what, by, svg,
     ]
 }

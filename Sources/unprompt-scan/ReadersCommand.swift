@@ -1,7 +1,7 @@
 import Foundation
 import UnpromptKit
 
-/// `readers list [--json]` and `readers validate FILE…`.
+/// `readers list [--json]`, `readers validate FILE…` and `readers test [ID…]`.
 enum ReadersCommand {
     static func list(_ catalog: ReaderCatalog, json: Bool, environment: [String: String]) -> ExitCode {
         if json {
@@ -33,15 +33,16 @@ enum ReadersCommand {
     }
 
     /// Each of `files` (one or more), with a warning (on stderr, not a failure) for each pattern that can take
-    /// exponential time (`PatternRisk`).
-    static func validate(_ files: [String]) -> ExitCode {
+    /// exponential time (`PatternRisk`). Blocks of other descriptors are looked for beside each file, then in
+    /// `directories` (the readers directories).
+    static func validate(_ files: [String], blocksFrom directories: [String]) -> ExitCode {
         var failed = false
         for file in files {
             do {
-                let descriptor = try DescriptorLoader.load(path: file)
+                let descriptor = try DescriptorLoader.load(path: file, directories: directories)
                 for pattern in descriptor.patterns where PatternRisk.nestsQuantifiers(pattern.text) {
                     printError(
-                        "\(file):\(pattern.mark.line):\(pattern.mark.column): warning: '\(pattern.text)' repeats a group that itself repeats, which can take exponential time on a line that almost matches; each line's matching is bounded, and a line that runs out is skipped as pattern-too-slow"
+                        "\(pattern.mark.file ?? file):\(pattern.mark.line):\(pattern.mark.column): warning: '\(pattern.text)' repeats a group that itself repeats, which can take exponential time on a line that almost matches; each line's matching is bounded, and a line that runs out is skipped as pattern-too-slow"
                     )
                 }
                 print("\(file): ok (\(descriptor.id))")

@@ -57,7 +57,7 @@ struct CommandOptionsTests {
             ["config", "get", "work-hours", "again"], "config get work-hours takes no argument 'again'",
             hint: "`unprompt-scan config get --help` lists what config get takes")
         try refused(["readers", "validate"], "readers validate needs FILE...", hint: "`unprompt-scan readers validate --help` lists what readers validate takes")
-        try refused(["readers", "show"], "readers takes 'list' or 'validate FILE...'", hint: "`unprompt-scan --help` lists the commands and their options")
+        try refused(["readers", "show"], "readers takes 'list' or 'validate FILE...' or 'test [ID...]'", hint: "`unprompt-scan --help` lists the commands and their options")
         try refused(["fortnightly"], "unknown command 'fortnightly'", hint: "`unprompt-scan --help` lists the commands and their options")
     }
 

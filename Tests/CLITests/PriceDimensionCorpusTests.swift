@@ -40,6 +40,22 @@ struct PriceDimensionCorpusTests {
         #expect(fetches == number(expected["traps"]?["webFetchRequests"]))
     }
 
+    /// Codex's tier and cache writes, priced: fixture codex/tier-and-cache-writes, whose README works out a
+    /// priority call and a standard one on GPT-5.6 at $0.1416 + $0.1002 = $0.2418, the tier stated and speed
+    /// and region assumed.
+    @Test func codexsTierAndCacheWritesArePriced() throws {
+        let root = Repository.fixtures + "/codex/tier-and-cache-writes"
+        let output = try Binary.run(["--dry-run", "--reader", "codex", "--root", root, "--json"])
+        #expect(output.status == 0, "\(output.stderr)")
+        guard case .array(let readers)? = try JSONTree(parsing: output.stdout)["readers"], readers.count == 1 else {
+            Issue.record("not one reader: \(output.stdout)")
+            return
+        }
+        let cost = readers[0]["cost"]
+        #expect(abs((number(cost?["usd"]) ?? .nan) - 0.2418) <= 0.000001, "\(String(describing: cost))")
+        #expect(cost?["assumed"] == .array([.string("standard-region"), .string("standard-speed")]))
+    }
+
     func number(_ tree: JSONTree?) -> Double? {
         if case .number(let value)? = tree { return value }
         return nil

@@ -48,9 +48,9 @@ struct DerivedWindowTests {
     @Test func mistakesArePlaced() {
         #expect(
             error("derived_window:\n  minutes: 300\n  ended_by: hits")
-                == "demo.yaml:19:13: ended_by 'hits' is no window of this descriptor's limits; its windows: hit")
-        #expect(error("derived_window:\n  minutes: 0") == "demo.yaml:18:12: minutes must be a whole number from 1 to 44640")
-        #expect(error("derived_window:\n  ended_by: hit") == "demo.yaml:18:3: derived_window is missing the required key 'minutes'")
+                == "demo.yaml:19:13: ended_by 'hits' is no window of this descriptor's limits; its windows: hit (ended_by: a sample of this window (a limit-reached record) ends the window it was logged in at its `resets_at`)")
+        #expect(error("derived_window:\n  minutes: 0") == "demo.yaml:18:12: minutes must be a whole number from 1 to 44640 (minutes: the window's length)")
+        #expect(error("derived_window:\n  ended_by: hit") == "demo.yaml:18:3: derived_window is missing the required key 'minutes' (minutes: the window's length)")
         #expect(
             error("derived_window:\n  minutes: 5\n  length: 5")
                 == "demo.yaml:19:3: unknown key 'length' in derived_window; expected one of: minutes, ended_by")

@@ -196,7 +196,7 @@ final class DescriptorLoaderTests: XCTestCase {
         let wrong = directory.appendingPathComponent("other.yaml").path
         try Self.minimal.write(toFile: wrong, atomically: true, encoding: .utf8)
         XCTAssertThrowsError(try DescriptorLoader.load(path: wrong)) { error in
-            XCTAssertEqual((error as? DescriptorError)?.description, "\(wrong):2:5: id 'demo' must match the file name 'other.yaml'")
+            XCTAssertEqual((error as? DescriptorError)?.description, "\(wrong):2:5: id 'demo' must match the file name 'other.yaml' (id: lowercase ASCII letters, digits and `-`, starting with a letter, at most 64 characters; the file name without `.yaml`; stored as the tool id)")
         }
         let right = directory.appendingPathComponent("demo.yaml").path
         try Self.minimal.write(toFile: right, atomically: true, encoding: .utf8)
@@ -208,7 +208,8 @@ final class DescriptorLoaderTests: XCTestCase {
             text: inserting(["        match: { text: { matches: 'limit reached\\|\\d+' } }"], after: 11), file: "test.yaml")
         XCTAssertEqual(d.inputs[0].records[0].match.first?.test, .matches(try pattern("limit reached\\|\\d+")))
         assertError(
-            inserting(["        match: { text: { matches: '([' } }"], after: 11), line: 12, column: 35, "bad regular expression")
+            inserting(["        match: { text: { matches: '([' } }"], after: 11), line: 12, column: 38,
+            "bad regular expression in matches: '([': a '[' set is not closed (ICU U_REGEX_MISSING_CLOSE_BRACKET) at character 3")
         assertError(
             inserting(["        match: { text: { matches: 'x', present: true } }"], after: 11), line: 12, column: 35,
             "a condition takes one of present, matches or less_than")
@@ -217,10 +218,13 @@ final class DescriptorLoaderTests: XCTestCase {
             "needs present: true|false, matches: REGEX or less_than: NUMBER")
     }
 
-    /// A quoted key's text may differ from its characters (escapes), so its error points at the key's start.
+    /// A quoted key without escapes is its characters, so its error points inside it; one with escapes may differ
+    /// from its characters, so its error points at the key's start.
     func testBadQuotedConditionKeyPointsAtTheKey() {
         assertError(
-            inserting(["        match: { \"a..b\": 1 }"], after: 11), line: 12, column: 18, "bad field path 'a..b'")
+            inserting(["        match: { \"a..b\": 1 }"], after: 11), line: 12, column: 21, "bad field path 'a..b'")
+        assertError(
+            inserting(["        match: { \"a\\u002e.b\": 1 }"], after: 11), line: 12, column: 18, "bad field path 'a..b'")
         assertError(
             inserting(["        match: { a..b: 1 }"], after: 11), line: 12, column: 20, "bad field path 'a..b'")
     }
@@ -323,10 +327,10 @@ final class DescriptorLoaderTests: XCTestCase {
             inserting(["        list:", "          file: p.json", "          paths: projects[]data_dir"], after: 8),
             line: 11, column: 28, "bad list path 'projects[]data_dir': expected '.' or '[]' after '[]'")
         assertError(
-            inserting(["        list: { file: p.json, paths: 'a[].' }"], after: 8), line: 9, column: 38,
+            inserting(["        list: { file: p.json, paths: 'a[].' }"], after: 8), line: 9, column: 42,
             "path ends with '.'")
         assertError(
-            inserting(["        list: { file: p.json, paths: '' }"], after: 8), line: 9, column: 38, "empty path")
+            inserting(["        list: { file: p.json, paths: '' }"], after: 8), line: 9, column: 39, "empty path")
         assertError(
             inserting(["        list: { file: p.json, paths: a..b }"], after: 8), line: 9, column: 40, "empty key in path")
     }
@@ -565,8 +569,9 @@ final class DescriptorLoaderTests: XCTestCase {
             replacing(8, with: ["        glob: a/../x.jsonl"]), line: 8, column: 17, "'..' is not allowed in a glob")
     }
 
-    func testGlobQuotedPointsAtScalarStart() {
-        assertError(replacing(8, with: ["        glob: \"a/[b\""]), line: 8, column: 15, "'a/[b': unclosed '['")
+    func testGlobQuotedPointsAtTheCharacterUnlessItHasEscapes() {
+        assertError(replacing(8, with: ["        glob: \"a/[b\""]), line: 8, column: 18, "'a/[b': unclosed '['")
+        assertError(replacing(8, with: ["        glob: \"a\\u002f[b\""]), line: 8, column: 15, "'a/[b': unclosed '['")
     }
 
     func testBadExcludeGlob() {
@@ -615,10 +620,22 @@ final class DescriptorLoaderTests: XCTestCase {
 
     // MARK: Patterns
 
-    func testBadRegex() {
+    /// A bad pattern gets the engine's reason, and the mark points where the engine stopped, inside the pattern
+    /// when its characters are its text (here the quoted pattern has no escapes).
+    func testBadRegexGivesTheEnginesReasonAndColumn() {
         assertError(
-            replacing(11, with: ["        time: { path: ts, pattern: \"([a-\" }"]), line: 11, column: 36,
-            "bad regular expression in time.pattern")
+            replacing(11, with: ["        time: { path: ts, pattern: \"([a-\" }"]), line: 11, column: 41,
+            "bad regular expression in time.pattern: '([a-': a set range ends before it starts (ICU U_REGEX_INVALID_RANGE) at character 5")
+        assertError(
+            replacing(11, with: ["        time: { path: ts, pattern: '^(?:x/)?(.+$' }"]), line: 11, column: 49,
+            "'^(?:x/)?(.+$': a parenthesis is not closed, or closes nothing (ICU U_REGEX_MISMATCHED_PAREN) at character 13")
+        // With an escape, the pattern's characters are not its text: the mark is its start.
+        assertError(
+            replacing(11, with: ["        time: { path: ts, pattern: \"\\\\d(\" }"]), line: 11, column: 36,
+            "a parenthesis is not closed")
+        assertError(
+            inserting(["        match: { m: { matches: 'a{2,1}' } }"], after: 10), line: 11, column: 39,
+            "in {min,max}, max is smaller than min (ICU U_REGEX_MAX_LT_MIN)")
     }
 
     func testPatternNeedsExactlyOneCaptureGroup() {

@@ -212,4 +212,15 @@ final class GlobTests: XCTestCase {
         XCTAssertEqual(failure("dir/x]")?.offset, 5)
         XCTAssertEqual(failure("d/{a,[b}")?.offset, 5)
     }
+
+    /// Alternatives live inside one segment: a `/` inside a closed `{…}` is named as what it is, not as an
+    /// unclosed brace. An unclosed brace is still that.
+    func testASlashInsideBracesIsNamedAtTheSlash() {
+        let glob = "{Code,VSCodium}/User/{workspaceStorage/*,globalStorage}/x.jsonl"
+        XCTAssertEqual(failure(glob)?.offset, 38)
+        XCTAssertTrue(failure(glob)?.message.hasPrefix("a '/' inside '{…}': alternatives choose within one path segment") == true)
+        XCTAssertEqual(failure("a/{b,c/d}/x")?.offset, 6)
+        XCTAssertTrue(failure("a/{b,c/d/x")?.message.contains("unclosed '{'") == true)
+        XCTAssertNotNil(try? Glob.parse("{a,b}/{c,d}/*.json").get())
+    }
 }

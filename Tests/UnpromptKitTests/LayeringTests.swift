@@ -18,7 +18,8 @@ let layers: [(folder: String, rank: Int)] = [
     ("Readings", 5), ("Config", 5), ("Scanning", 5),
     // The store implements the scanner's ledger.
     ("Store", 6),
-    ("Queries", 7),
+    // The views' queries, and the fixture runner (a case read, scanned and compared): each uses the store.
+    ("Queries", 7), ("Fixtures", 7),
     // Exports between devices and share codes between friends: formats and merge rules over the queries' numbers.
     ("Exchange", 8),
     ("CLI", 9),

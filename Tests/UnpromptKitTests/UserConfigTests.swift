@@ -43,24 +43,24 @@ final class UserConfigTests: XCTestCase {
     func testMistakesNameTheFileLineAndColumn() {
         XCTAssertEqual(
             error("work_hour:\n  - days: Mon\n"),
-            "config.yaml:1:1: unknown key 'work_hour' in the settings file; expected one of: work_hours, sync_dir, device_label, share_name")
+            "config.yaml:1:1: unknown key 'work_hour' in the settings file; expected one of: work_hours, sync_dir, device_label, share_name (did you mean 'work_hours': the hours counted as work?)")
         XCTAssertEqual(
             error("work_hours:\n  - days: Mon-Fry\n    hours: 09:00-18:00\n"),
             "config.yaml:2:15: work_hours[0].days: unknown day 'Fry'; expected Mon, Tue, Wed, Thu, Fri, Sat or Sun")
         XCTAssertEqual(
             error("work_hours:\n  - days: Mon\n    hours: [09:00-18:20]\n"),
             "config.yaml:3:22: work_hours[0].hours: '18:20' is not on a quarter-hour: usage is kept in quarter-hours, so give :00, :15, :30 or :45")
-        // Inside a quoted string the string's start is the exact place given.
+        // Inside a quoted string without escapes, the place is exact too.
         XCTAssertEqual(
             error("work_hours:\n  - days: Mon\n    hours: \"9-5\"\n"),
-            "config.yaml:3:12: work_hours[0].hours: expected a time HH:MM, found '9'")
+            "config.yaml:3:13: work_hours[0].hours: expected a time HH:MM, found '9'")
         XCTAssertEqual(
             error("work_hours:\n  - days: Mon\n"),
-            "config.yaml:2:5: work_hours[0] is missing the required key 'hours'")
+            "config.yaml:2:5: work_hours[0] is missing the required key 'hours' (hours: the work hours of those days)")
         XCTAssertEqual(
             error("work_hours:\n  - days: Mon\n    hours: 09:00-10:00\n    note: x\n"),
             "config.yaml:4:5: unknown key 'note' in work_hours[0]; expected one of: days, hours")
-        XCTAssertEqual(error("work_hours: Mon-Fri 09:00-18:00\n"), "config.yaml:1:13: work_hours must be a list")
+        XCTAssertEqual(error("work_hours: Mon-Fri 09:00-18:00\n"), "config.yaml:1:13: work_hours must be a list (work_hours: the hours counted as work)")
         XCTAssertTrue(error("work_hours: [\n").hasPrefix("config.yaml:2:1: YAML syntax error"), error("work_hours: [\n"))
     }
 
@@ -93,9 +93,9 @@ final class ExchangeSettingsTests: XCTestCase {
         let config = UserConfig(workHours: .none, syncDirectory: "/home/ada/Sync \"x\"", deviceLabel: "laptop", shareName: "Zoë d'Arc")
         XCTAssertEqual(try UserConfig.parse(config.yaml, file: "config.yaml"), config)
         for (text, message) in [
-            ("sync_dir: Sync\n", "config.yaml:1:11: sync_dir: expected an absolute path"),
-            ("device_label: \" laptop\"\n", "config.yaml:1:15: device_label: the name starts or ends with a space"),
-            ("share_name: \"a/b\"\n", "config.yaml:1:13: share_name: the name holds '/': only letters, digits, spaces and - _ . ' are allowed"),
+            ("sync_dir: Sync\n", "config.yaml:1:11: expected an absolute path (sync_dir: the folder every scan and watch syncs with)"),
+            ("device_label: \" laptop\"\n", "config.yaml:1:15: the name starts or ends with a space (device_label: this device's label in the sync folder)"),
+            ("share_name: \"a/b\"\n", "config.yaml:1:13: the name holds '/': only letters, digits, spaces and - _ . ' are allowed (share_name: the name share codes carry)"),
         ] {
             XCTAssertThrowsError(try UserConfig.parse(text, file: "config.yaml")) { error in
                 XCTAssertEqual("\(error)", message)

@@ -16,23 +16,27 @@ final class YAMLLoaderTests: XCTestCase {
             """, file: "t.yaml")
 
         func scalar(_ value: String, plain: Bool = true, _ line: Int, _ column: Int) -> YAMLNode {
-            YAMLNode(kind: .scalar(value, plain: plain), mark: SourceMark(line: line, column: column))
+            // Each is written on one line, character for character: its value starts after its quote, if any.
+            YAMLNode(
+                kind: .scalar(value, plain: plain), mark: SourceMark(line: line, column: column),
+                exactStart: SourceMark(line: line, column: column + (plain ? 0 : 1)))
         }
+        func mark(_ line: Int, _ column: Int) -> SourceMark { SourceMark(line: line, column: column) }
         let expected = YAMLNode(kind: .mapping([
-            YAMLEntry(key: "name", keyMark: SourceMark(line: 1, column: 1), value: scalar("demo", 1, 7)),
+            YAMLEntry(key: "name", keyMark: mark(1, 1), value: scalar("demo", 1, 7), keyExactStart: mark(1, 1)),
             YAMLEntry(
                 key: "quoted key", keyMark: SourceMark(line: 2, column: 1),
                 value: YAMLNode(
                     kind: .sequence([scalar("a", 2, 16), scalar("b", plain: false, 2, 19)]),
                     mark: SourceMark(line: 2, column: 15)),
-                keyIsPlain: false),
-            YAMLEntry(key: "list", keyMark: SourceMark(line: 3, column: 1), value: YAMLNode(
+                keyIsPlain: false, keyExactStart: mark(2, 2)),
+            YAMLEntry(key: "list", keyMark: mark(3, 1), value: YAMLNode(
                 kind: .sequence([
                     scalar("1", 4, 5),
-                    YAMLNode(kind: .mapping([YAMLEntry(key: "x", keyMark: SourceMark(line: 5, column: 6), value: scalar("y", 5, 9))]),
+                    YAMLNode(kind: .mapping([YAMLEntry(key: "x", keyMark: mark(5, 6), value: scalar("y", 5, 9), keyExactStart: mark(5, 6))]),
                              mark: SourceMark(line: 5, column: 5)),
                 ]),
-                mark: SourceMark(line: 4, column: 3))),
+                mark: SourceMark(line: 4, column: 3)), keyExactStart: mark(3, 1)),
         ]), mark: SourceMark(line: 1, column: 1))
         XCTAssertEqual(root, expected)
     }

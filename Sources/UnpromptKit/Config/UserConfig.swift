@@ -49,6 +49,22 @@ public struct UserConfig: Sendable, Equatable {
         return try parse(text, file: path)
     }
 
+    /// The settings file's keys.
+    static let keys = KeySection(
+        id: "settings", title: "the settings file",
+        keys: [
+            DescriptorKey("work_hours", "list of `{days, hours}`", .optional, default: "none", "the hours counted as work"),
+            DescriptorKey("sync_dir", "absolute path", .optional, default: "none", "the folder every scan and watch syncs with"),
+            DescriptorKey("device_label", "name", .optional, default: "`device-` and 4 hex digits", "this device's label in the sync folder"),
+            DescriptorKey("share_name", "name", .optional, default: "none", "the name share codes carry"),
+        ])
+    static let workHoursKeys = KeySection(
+        id: "work-hours", title: "a work-hours entry",
+        keys: [
+            DescriptorKey("days", "days, e.g. `Mon-Fri`", .required, "the days the hours apply to"),
+            DescriptorKey("hours", "range or list of ranges, e.g. `09:00-12:30`", .required, "the work hours of those days"),
+        ])
+
     public static func parse(_ text: String, file: String) throws(DescriptorError) -> UserConfig {
         // A file of comments and blank lines holds no settings (YAML has no document there).
         let meaningful = text.split(separator: "\n").contains { line in
@@ -57,19 +73,18 @@ public struct UserConfig: Sendable, Equatable {
         }
         guard meaningful else { return UserConfig() }
         let root = try YAMLLoader.load(text, file: file)
-        let top = try MappingReader(
-            root, file: file, context: "the settings file", allowed: ["work_hours", "sync_dir", "device_label", "share_name"])
+        let top = try MappingReader(root, file: file, section: keys)
         var config = UserConfig()
         if let node = top.optional("work_hours") { config.workHours = try workHours(node, top) }
         if let node = top.optional("sync_dir") {
             let path = try top.string(node, "sync_dir")
-            guard path.hasPrefix("/") else { throw top.error(node, "sync_dir: expected an absolute path") }
+            guard path.hasPrefix("/") else { throw top.error(node, "expected an absolute path") }
             config.syncDirectory = path
         }
         for (key, keyPath) in [("device_label", \UserConfig.deviceLabel), ("share_name", \UserConfig.shareName)] {
             guard let node = top.optional(key) else { continue }
             let name = try top.string(node, key)
-            if let problem = ChosenName.problem(name) { throw top.error(node, "\(key): the name \(problem)") }
+            if let problem = ChosenName.problem(name) { throw top.error(node, "the name \(problem)") }
             config[keyPath: keyPath] = name
         }
         return config
@@ -79,7 +94,7 @@ public struct UserConfig: Sendable, Equatable {
         var groups: [WorkHours.Group] = []
         for (index, item) in try top.list(node, "work_hours").enumerated() {
             let context = "work_hours[\(index)]"
-            let entry = try MappingReader(item, file: top.file, context: context, allowed: ["days", "hours"])
+            let entry = try MappingReader(item, file: top.file, section: workHoursKeys, context: context)
             let daysNode = try entry.required("days")
             let daysText = try entry.string(daysNode, "\(context).days")
             let days: [Int]

@@ -19,8 +19,10 @@ public struct DerivedWindow: Sendable, Equatable {
 
     /// `derived_window: { minutes: N, ended_by: NAME }`; `ended_by` must be one of `limitWindows`, the window
     /// names the descriptor's limit rules declare.
-    static func decode(_ node: YAMLNode, file: String, limitWindows: [String]) throws(DescriptorError) -> DerivedWindow {
-        let map = try MappingReader(node, file: file, context: "derived_window", allowed: ["minutes", "ended_by"])
+    static func decode(_ node: YAMLNode, file: String, limitWindows: [String], log: KeyReadLog?) throws(DescriptorError)
+        -> DerivedWindow
+    {
+        let map = try MappingReader(node, file: file, section: DescriptorKeys.derivedWindow, log: log)
         let minutes = try map.integer(try map.required("minutes"), "minutes", range: minutesRange)
         var endedBy: String?
         if let endedNode = map.optional("ended_by") {

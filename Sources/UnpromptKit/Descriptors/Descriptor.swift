@@ -339,6 +339,8 @@ public struct RecordRule: Sendable {
     public let cost: ValueSpec?
     public let estimated: Bool
     public let dimensions: DimensionSpec
+    /// Where the rule is written, for messages that name it (`readers/<id>.yaml:line:col`).
+    public let mark: SourceMark
 }
 
 public struct Selection: Sendable {

@@ -9,9 +9,6 @@ public struct DimensionSpec: Sendable {
     public let webFetch: CountSpec?
 
     static let none = DimensionSpec(speed: nil, tier: nil, region: nil, webSearch: nil, webFetch: nil)
-
-    /// The descriptor's keys, each declared once.
-    static let keys = ["speed", "service_tier", "region", "web_search_requests", "web_fetch_requests"]
 }
 
 /// A value whose text is one of a dimension's enum cases after `map` (the tool's string → the case's name).

@@ -48,6 +48,12 @@ public struct Glob: Sendable, CustomStringConvertible {
         if text.hasPrefix("/") {
             return .failure(FieldPathError(offset: 0, message: "a glob is relative to its root; it must not start with '/'"))
         }
+        if let slash = slashInsideBraces(text) {
+            return .failure(
+                FieldPathError(
+                    offset: slash,
+                    message: "a '/' inside '{…}': alternatives choose within one path segment, so a '{…}' cannot hold a '/'; write one source per alternative"))
+        }
         var segments: [Segment] = []
         var offset = 0
         for part in text.split(separator: "/", omittingEmptySubsequences: false) {
@@ -73,6 +79,25 @@ public struct Glob: Sendable, CustomStringConvertible {
             return .failure(FieldPathError(offset: text.count - 2, message: "a glob must end with a file pattern, not '**'"))
         }
         return .success(Glob(text: text, segments: segments))
+    }
+
+    /// The character offset of a `/` between a `{` and the `}` that closes it, if any.
+    private static func slashInsideBraces(_ text: String) -> Int? {
+        let chars = Array(text.unicodeScalars)
+        var opened: [Int] = []
+        var slash: Int?
+        for (index, c) in chars.enumerated() {
+            switch c {
+            case "{": opened.append(index)
+            case "}" where !opened.isEmpty:
+                opened.removeLast()
+                if let slash { return slash }
+            case "/" where !opened.isEmpty && slash == nil: slash = index
+            default: break
+            }
+            if opened.isEmpty { slash = nil }
+        }
+        return nil
     }
 
     private static func parseTokens(_ chars: [Unicode.Scalar], from start: Int, inBraces: Bool)

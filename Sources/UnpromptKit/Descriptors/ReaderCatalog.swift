@@ -21,7 +21,7 @@ public struct ReaderCatalog: Sendable {
             for name in names.sorted() where name.hasSuffix(".yaml") {
                 let path = directory + "/" + name
                 do {
-                    let descriptor = try DescriptorLoader.load(path: path)
+                    let descriptor = try DescriptorLoader.load(path: path, directories: directories)
                     if let first = seen[descriptor.id] {
                         errors.append(DescriptorError(file: path, mark: SourceMark(line: 1, column: 1), message: "id '\(descriptor.id)' is already declared in \(first)"))
                         continue

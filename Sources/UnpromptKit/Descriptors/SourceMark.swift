@@ -2,10 +2,13 @@
 public struct SourceMark: Sendable, Equatable, Hashable, CustomStringConvertible {
     public let line: Int
     public let column: Int
+    /// The file, when it is not the one being loaded: a block another descriptor declares (`use`).
+    public let file: String?
 
-    public init(line: Int, column: Int) {
+    public init(line: Int, column: Int, file: String? = nil) {
         self.line = line
         self.column = column
+        self.file = file
     }
 
     public var description: String { "\(line):\(column)" }
@@ -19,8 +22,9 @@ public struct DescriptorError: Error, Sendable, Equatable, CustomStringConvertib
     public let mark: SourceMark
     public let message: String
 
+    /// `file` is the file being loaded; a mark that names another file (a block it uses) wins.
     public init(file: String, mark: SourceMark, message: String) {
-        self.file = file
+        self.file = mark.file ?? file
         self.mark = mark
         self.message = message
     }

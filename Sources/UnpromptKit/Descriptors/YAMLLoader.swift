@@ -9,8 +9,9 @@ public enum YAMLLoader: Sendable {
     /// The builder recurses once per collection level; the cap keeps hostile input from exhausting the stack.
     static let maxDepth = 64
 
-    /// Loads exactly one YAML document. `file` is only used in error messages.
-    public static func load(_ text: String, file: String) throws(DescriptorError) -> YAMLNode {
+    /// Loads exactly one YAML document. `file` is only used in error messages; with `markingFile`, every mark
+    /// names the file, for nodes used in another file's tree (a descriptor's blocks).
+    public static func load(_ text: String, file: String, markingFile: Bool = false) throws(DescriptorError) -> YAMLNode {
         // libyaml keeps raw pointers to its parser struct and to the input until yaml_parser_delete,
         // so both live at fixed heap addresses rather than in Swift values that may move.
         let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
@@ -25,14 +26,15 @@ public enum YAMLLoader: Sendable {
         }
         defer { yaml_parser_delete(parser) }
         yaml_parser_set_input_string(parser, input.baseAddress, text.utf8.count)
-        return try TreeBuilder(parser: parser, text: text, file: file).document()
+        return try TreeBuilder(parser: parser, text: text, file: file, markFile: markingFile ? file : nil).document()
     }
 }
 
 /// A libyaml event copied into Swift values, so the C event can be freed as soon as it is read.
 private struct Event {
     enum Kind {
-        case scalar(String, plain: Bool)
+        /// `exactStart`: see `YAMLNode.exactStart`.
+        case scalar(String, plain: Bool, exactStart: SourceMark?)
         case sequenceStart, mappingStart, collectionEnd
         case documentStart
         /// Stream start/end and document end: libyaml's grammar fixes where they occur.
@@ -48,6 +50,7 @@ private struct TreeBuilder {
     let parser: UnsafeMutablePointer<yaml_parser_t>
     let text: String
     let file: String
+    let markFile: String?
 
     func document() throws(DescriptorError) -> YAMLNode {
         _ = try next()  // stream start
@@ -67,8 +70,8 @@ private struct TreeBuilder {
     /// Builds the node that `event` starts; `depth` counts the collections around it.
     private func node(_ event: Event, depth: Int) throws(DescriptorError) -> YAMLNode {
         switch event.kind {
-        case .scalar(let value, let plain):
-            return YAMLNode(kind: .scalar(value, plain: plain), mark: event.mark)
+        case .scalar(let value, let plain, let exactStart):
+            return YAMLNode(kind: .scalar(value, plain: plain), mark: event.mark, exactStart: exactStart)
         case .sequenceStart, .mappingStart:
             guard depth < YAMLLoader.maxDepth else {
                 throw error("collections nested deeper than \(YAMLLoader.maxDepth) levels are not supported", at: event.mark)
@@ -98,7 +101,7 @@ private struct TreeBuilder {
         while true {
             let event = try next()
             if case .collectionEnd = event.kind { return entries }
-            guard case .scalar(let key, let plain) = event.kind else {
+            guard case .scalar(let key, let plain, let keyExactStart) = event.kind else {
                 throw error("mapping keys must be plain strings", at: event.mark)
             }
             // A plain `<<` is YAML 1.1's merge key, which only makes sense together with aliases.
@@ -110,7 +113,9 @@ private struct TreeBuilder {
             }
             firstMarks[key] = event.mark
             entries.append(
-                YAMLEntry(key: key, keyMark: event.mark, value: try node(next(), depth: depth), keyIsPlain: plain))
+                YAMLEntry(
+                    key: key, keyMark: event.mark, value: try node(next(), depth: depth), keyIsPlain: plain,
+                    keyExactStart: keyExactStart))
         }
     }
 
@@ -132,7 +137,13 @@ private struct TreeBuilder {
             try plainData(anchor: scalar.anchor, tag: scalar.tag)
             // Decode by length: a quoted "\0" puts a NUL byte inside the value.
             let value = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
-            return Event(kind: .scalar(value, plain: scalar.style == YAML_PLAIN_SCALAR_STYLE), mark: mark)
+            let plain = scalar.style == YAML_PLAIN_SCALAR_STYLE
+            let quoted = scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE || scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE
+            let end = oneBased(event.end_mark)
+            let written = value.unicodeScalars.count + (quoted ? 2 : 0)
+            let exact = (plain || quoted) && end.line == mark.line && end.column - mark.column == written
+            let exactStart = exact ? SourceMark(line: mark.line, column: mark.column + (quoted ? 1 : 0), file: markFile) : nil
+            return Event(kind: .scalar(value, plain: plain, exactStart: exactStart), mark: mark)
         case YAML_SEQUENCE_START_EVENT:
             try plainData(anchor: event.data.sequence_start.anchor, tag: event.data.sequence_start.tag)
             return Event(kind: .sequenceStart, mark: mark)
@@ -173,11 +184,11 @@ private struct TreeBuilder {
                 column += 1
             }
         }
-        return SourceMark(line: line, column: column)
+        return SourceMark(line: line, column: column, file: markFile)
     }
 
     private func oneBased(_ mark: yaml_mark_t) -> SourceMark {
-        SourceMark(line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+        SourceMark(line: Int(mark.line) + 1, column: Int(mark.column) + 1, file: markFile)
     }
 
     private func error(_ message: String, at mark: SourceMark) -> DescriptorError {

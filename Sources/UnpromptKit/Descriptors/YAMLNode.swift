@@ -12,6 +12,15 @@ public struct YAMLNode: Sendable, Equatable {
 
     public let kind: Kind
     public let mark: SourceMark        // 1-based line:column of the node's start
+    /// For a scalar written on one line whose characters are its value's, one for one (plain, or quoted without
+    /// escapes): where its first character is, so an error can point inside it.
+    public let exactStart: SourceMark?
+
+    public init(kind: Kind, mark: SourceMark, exactStart: SourceMark? = nil) {
+        self.kind = kind
+        self.mark = mark
+        self.exactStart = exactStart
+    }
 }
 
 /// One `key: value` pair of a mapping. Keys are always scalars and unique within their mapping.
@@ -21,11 +30,19 @@ public struct YAMLEntry: Sendable, Equatable {
     public let value: YAMLNode
     /// False for a quoted key, whose text may differ from its characters in the file (escapes).
     public let keyIsPlain: Bool
+    /// See `YAMLNode.exactStart`.
+    public let keyExactStart: SourceMark?
 
-    init(key: String, keyMark: SourceMark, value: YAMLNode, keyIsPlain: Bool = true) {
+    init(key: String, keyMark: SourceMark, value: YAMLNode, keyIsPlain: Bool = true, keyExactStart: SourceMark? = nil) {
         self.key = key
         self.keyMark = keyMark
         self.value = value
         self.keyIsPlain = keyIsPlain
+        self.keyExactStart = keyExactStart
+    }
+
+    /// The key as a node, for keys that are paths (conditions, lookups), so an error can point inside it.
+    public var keyNode: YAMLNode {
+        YAMLNode(kind: .scalar(key, plain: keyIsPlain), mark: keyMark, exactStart: keyExactStart)
     }
 }

@@ -70,6 +70,15 @@ public enum CivilDate: Sendable {
         return pad(date.year, 4) + "-" + pad(date.month, 2) + "-" + pad(date.day, 2)
     }
 
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ` of milliseconds since 1970.
+    public static func instantString(milliseconds: Int64) -> String {
+        let seconds = floorDivide(milliseconds, 1000)
+        let day = floorDivide(seconds, 86_400)
+        let inDay = seconds - day * 86_400
+        return dateString(ofDay: day) + "T" + pad(inDay / 3600, 2) + ":" + pad(inDay % 3600 / 60, 2) + ":"
+            + pad(inDay % 60, 2) + "." + pad(milliseconds - seconds * 1000, 3) + "Z"
+    }
+
     /// `YYYY-MM`.
     public static func monthString(ofMonth month: Int64) -> String {
         let year = floorDivide(month, 12)

@@ -86,6 +86,10 @@ final class Database {
         }
     }
 
+    /// Whether `sql` ends with a complete statement (SQLite's own test, `sqlite3_complete`): a script split
+    /// at such ends runs statement by statement as it runs whole.
+    static func isComplete(_ sql: String) -> Bool { sqlite3_complete(sql) != 0 }
+
     /// Statements prepared once and reused: a scan runs the same few statements thousands of times.
     private var cache: [String: Statement] = [:]
 

@@ -16,7 +16,7 @@ final class PriceDimensionReadingTests: XCTestCase {
     override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: dir) }
 
     func read(_ reader: String, _ lines: [String]) throws -> SourceReadResult {
-        let d = try DescriptorLoader.load(text: try DescriptorLoaderTests.readerText(reader + ".yaml"), file: reader + ".yaml")
+        let d = try DescriptorLoader.load(path: Repository.readers + "/" + reader + ".yaml", directories: [Repository.readers])
         let path = dir + "/a.jsonl"
         try lines.map { $0 + "\n" }.joined().write(toFile: path, atomically: false, encoding: .utf8)
         return try SourceReaders.make(CompiledInput(d.inputs[0], descriptor: d), timeZone: TimeZone(identifier: "UTC")!)

@@ -383,6 +383,8 @@ public struct SQLQuery: Sendable {
     public let requires: [String]
     /// Columns whose BLOB values are compressed text, with how (Zed keeps its threads' JSON as zstd).
     public let decompress: [String: Compression]
+    /// Columns whose BLOB values are protobuf messages the descriptor declares (Antigravity's usage metadata).
+    public let protobuf: ProtobufColumns?
 }
 
 /// How a column's bytes are compressed.

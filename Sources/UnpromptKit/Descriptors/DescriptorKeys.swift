@@ -21,6 +21,9 @@ public enum DescriptorKeys: Sendable {
                 "status_line", "mapping", .optional, default: "none",
                 "the plan-limit readings the tool hands to a status line command on standard input: see [Limits](#limits)"),
             DescriptorKey(
+                "messages", "mapping message name → mapping field name → field", .optional, default: "none",
+                "protobuf messages by field number, for `sqlite` columns that hold protobuf bytes (see [protobuf columns](#protobuf-columns))"),
+            DescriptorKey(
                 "blocks", "mapping name → mapping", .optional, default: "none",
                 "named parts of mappings, used elsewhere with `use: NAME` (or `use: OTHER-ID.NAME` from another descriptor; see [blocks](#blocks-use))"),
         ])
@@ -89,6 +92,19 @@ public enum DescriptorKeys: Sendable {
             DescriptorKey(
                 "decompress", "mapping column → `zstd`", .optional, default: "none",
                 "columns whose BLOBs are compressed text (see [compressed columns](#compressed-columns))"),
+            DescriptorKey(
+                "protobuf", "mapping column → message name", .optional, default: "none",
+                "columns whose BLOBs are protobuf messages declared in `messages`, decoded to JSON fields (see [protobuf columns](#protobuf-columns))"),
+        ])
+
+    public static let protobufField = KeySection(
+        id: "protobuf-field", title: "a message field",
+        keys: [
+            DescriptorKey("field", "whole number, 1 to 536,870,911", .required, "the field's number on the wire"),
+            DescriptorKey(
+                "type", "a scalar type, `string`, `timestamp` or a declared message", .required,
+                "how the bytes read: `uint64`, `int64`, `uint32`, `int32`, `bool`, `enum`, `sint32`, `sint64`, `fixed64`, `sfixed64`, `double`, `fixed32`, `sfixed32`, `float`; `timestamp` becomes epoch milliseconds"),
+            DescriptorKey("repeated", "bool", .optional, default: "`false`", "every occurrence, as a JSON array in wire order"),
         ])
 
     public static let carry = KeySection(
@@ -349,8 +365,8 @@ public enum DescriptorKeys: Sendable {
 
     /// Every section, in the order the reference lists them.
     public static let all: [KeySection] = [
-        descriptor, input, source, sourceList, query, carry, sibling, record, tokens, dimensions, mappedValue, sum, counting,
-        conditionalFlag,
+        descriptor, input, source, sourceList, query, protobufField, carry, sibling, record, tokens, dimensions, mappedValue,
+        sum, counting, conditionalFlag,
         byTotal, cumulative, identity, alias, formerIdentity, limit, statusLine, window, derivedWindow, value, time, condition,
     ]
 }

@@ -149,7 +149,11 @@ extension DescriptorDecoder {
             }
             for entry in entries { decompress[entry.key] = try map.choice(entry.value, "decompress.\(entry.key)") }
         }
-        return SQLQuery(sql: sql, watermark: watermark, requires: requires, decompress: decompress)
+        let protobuf = try map.optional("protobuf") { (n) throws(DescriptorError) in try protobufColumns(n, map) }
+        if let protobuf, let both = protobuf.roots.keys.sorted().first(where: { decompress[$0] != nil }), let node = map.optional("protobuf") {
+            throw map.error(node, "column '\(both)' is given both decompress and protobuf")
+        }
+        return SQLQuery(sql: sql, watermark: watermark, requires: requires, decompress: decompress, protobuf: protobuf)
     }
 
     /// Sibling rules. A value set by a sibling rule is never also carried, so a record's `@name` has one

@@ -55,6 +55,8 @@ struct DescriptorDecoder {
     let expectedID: String?
     let log: KeyReadLog?
     let blocks: DescriptorBlocks
+    /// The descriptor's protobuf messages, read before its inputs, whose queries name them.
+    var messages: [String: ProtobufMessage] = [:]
 
     func reader(_ node: YAMLNode, _ section: KeySection, context: String? = nil) throws(DescriptorError) -> MappingReader {
         try MappingReader(node, file: file, section: section, context: context, log: log, blocks: blocks)
@@ -85,8 +87,10 @@ struct DescriptorDecoder {
         let inputsNode = try map.required("inputs")
         let inputNodes = try map.list(inputsNode, "inputs")
         if inputNodes.isEmpty { throw map.error(inputsNode, "inputs must list at least one input") }
+        var decoder = self
+        decoder.messages = try map.optional("messages") { (n) throws(DescriptorError) in try protobufMessages(n, map) } ?? [:]
         var inputs: [Input] = []
-        for item in inputNodes { inputs.append(try input(item)) }
+        for item in inputNodes { inputs.append(try decoder.input(item)) }
         let windows = inputs.flatMap { $0.limits.flatMap { $0.windows.flatMap { [$0.name] + $0.namesByMinutes.values.sorted() } } }
         let derived = try map.optional("derived_window") { (n) throws(DescriptorError) in
             try DerivedWindow.decode(n, file: file, limitWindows: windows, log: log)

@@ -15,6 +15,8 @@ public enum SkipReason: Sendable {
     public static let malformedSibling = "malformed-sibling"
     /// A value declared compressed (`decompress`) that does not decompress to text.
     public static let badCompressedData = "bad-compressed-data"
+    /// A value declared protobuf (`protobuf`) that is not the declared message's encoding, or not a BLOB.
+    public static let badProtobuf = "bad-protobuf"
     /// A `decode` field of a record that holds a string which is not JSON: the record is not read.
     public static let malformedEmbeddedJSON = "malformed-embedded-json"
     /// A source's saved reader state that does not decode: the source is read again from the start, where
@@ -29,7 +31,7 @@ public enum SkipReason: Sendable {
 
     public static let builtIn: Set<String> = [
         malformedJSON, lineTooLong, documentTooLarge, badTime, badValue, noUsage, zeroUsage, unchangedTotal, duplicate,
-        unreadableSource, badLimitTime, malformedSibling, badCompressedData, malformedEmbeddedJSON, damagedState,
+        unreadableSource, badLimitTime, malformedSibling, badCompressedData, badProtobuf, malformedEmbeddedJSON, damagedState,
         lostRunningTotal, patternTooSlow,
     ]
 }

@@ -140,7 +140,7 @@ final class SQLiteSourceReader: SourceReader {
                 }
                 let record: [UInt8]
                 do throws(RowSkip) {
-                    record = try Self.record(names, row, decompress: query.decompress)
+                    record = try Self.record(names, row, decompress: query.decompress, protobuf: query.protobuf)
                 } catch {
                     result.skip(error.reason, line: rowNumber, problem: true)
                     return
@@ -164,12 +164,27 @@ final class SQLiteSourceReader: SourceReader {
     }
 
     /// A row as a JSON object, one field per column.
-    static func record(_ names: [String], _ row: Statement.Row, decompress: [String: Compression] = [:]) throws(RowSkip)
-        -> [UInt8]
-    {
+    static func record(
+        _ names: [String], _ row: Statement.Row, decompress: [String: Compression] = [:], protobuf: ProtobufColumns? = nil
+    ) throws(RowSkip) -> [UInt8] {
         var json = JSONText()
         json.open()
         for (name, value) in zip(names, row.values) {
+            if let protobuf, let root = protobuf.roots[name] {
+                switch value {
+                case .null: json.field(name, number: "null")
+                case .blob(let v):
+                    guard v.count <= maxDecompressedBytes else { throw RowSkip(reason: SkipReason.documentTooLarge) }
+                    do {
+                        json.key(name)
+                        json.raw(try ProtobufDecoder(messages: protobuf.messages).json(Array(v), as: root))
+                    } catch {
+                        throw RowSkip(reason: SkipReason.badProtobuf)
+                    }
+                default: throw RowSkip(reason: SkipReason.badProtobuf)
+                }
+                continue
+            }
             switch value {
             case .blob(let v) where decompress[name] == .zstd:
                 let text: [UInt8]

@@ -116,7 +116,11 @@ struct JSONText {
         bytes += number.utf8
     }
 
-    private mutating func key(_ name: String) {
+    /// `text` must be valid JSON text.
+    mutating func raw(_ text: String) { bytes += text.utf8 }
+    mutating func raw(_ json: [UInt8]) { bytes += json }
+
+    mutating func key(_ name: String) {
         if !first { bytes.append(UInt8(ascii: ",")) }
         first = false
         append(string: name)

@@ -1,0 +1,2 @@
+
+CANARY-encrypted

@@ -1,0 +1,1 @@
+-- Antigravity creates a conversation's database before it writes the schema: an empty database.

@@ -12,7 +12,7 @@ VERSION := $(shell sed -n 's/.*static let release = "\(.*\)"/\1/p' Sources/unpro
 PLATFORM := $(shell uname -s | tr A-Z a-z)-$(shell uname -m)
 DIST = unprompt-scan-$(VERSION)-$(PLATFORM)
 
-.PHONY: run test bench deps build install uninstall dist test-dist
+.PHONY: run test bench fuzz deps build install uninstall dist test-dist
 
 ## Installs the system libraries (libyaml, SQLite, simdjson, zstd) when pkg-config cannot find them.
 deps:
@@ -34,6 +34,13 @@ test: deps
 ## not a test; BENCH_LARGE=1 adds the 3 GB tree).
 bench: deps
 	bash bench/run.sh
+
+## Fuzzes the descriptor loader, the line reader and the record extractor with libFuzzer (Fuzz/, scripts/fuzz.sh) for
+## FUZZ_SECONDS, seeded from readers/ and Fixtures/; a crash or hang fails it and leaves its input in .build/fuzz/.
+## Linux only (elsewhere it is skipped, saying why).
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	SWIFT="$(SWIFT)" FUZZ_SECONDS="$(FUZZ_SECONDS)" bash scripts/fuzz.sh
 
 ## bin/unprompt-scan and share/unprompt-scan/{readers,pricing,water} under $(DESTDIR)$(PREFIX).
 install: build

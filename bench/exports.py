@@ -6,7 +6,8 @@ Usage: exports.py --root DIR [--devices 30] [--days 365] [--seed 16]
 Each device is a heavy user's year: on most days (about 6 in 7) a working stretch of 6 to 11 hours, with activity
 in most of its quarter-hours, and in each active quarter-hour 2 to 4 buckets (tool x model x context band x
 logged cost) with counts shaped like Claude Code's and Codex's; limit samples of its last 8 days. Every file is the
-document compressed with the `zstd` command (level 6, content checksum), named unprompt-<id>.export.
+header (a zstd skippable frame naming the device and sequence) and the document compressed with the `zstd` command
+(level 6, content checksum), named unprompt-<id>.export.
 DIR/expected.json holds each device's label, sequence, bucket rows and total tokens, worked out here.
 Deterministic for a given seed. Standard library only (and the zstd command).
 """
@@ -14,6 +15,7 @@ import argparse
 import json
 import os
 import random
+import struct
 import subprocess
 import sys
 
@@ -69,6 +71,16 @@ def device(rng, days, index):
             activity.append([quarter, first, first + rng.randrange(0, QUARTER_MS // 2)])
         rows += len(buckets)
         entries.append({"day": day, "buckets": buckets, "activity": activity})
+    # Names in UTF-8 order, as the program writes them (rows in index order are then in the store's order).
+    order = sorted(tools + (["codex"] if "codex" not in tools else []))
+    tool_map = {tools.index(t): order.index(t) for t in tools}
+    model_order = sorted(models)
+    model_map = {models.index(m): model_order.index(m) for m in models}
+    for entry in entries:
+        for row in entry["buckets"]:
+            row[1], row[2] = tool_map[row[1]], model_map[row[2]]
+        entry["buckets"].sort(key=lambda r: r[:5])
+    tools, models = order, model_order
     last = START_DAY + days - 1
     windows = ["primary", "secondary"]
     codex = at(tools, "codex")
@@ -81,7 +93,7 @@ def device(rng, days, index):
     ident = "%032x" % rng.getrandbits(128)
     measured = (last + 1) * 86400000 - 3600000
     document = {
-        "format": "unprompt-sync", "version": 1, "device": {"id": ident, "label": "device-%02d" % index},
+        "format": "unprompt-sync", "version": 2, "device": {"id": ident, "label": "device-%02d" % index},
         "sequence": rng.randrange(1, 5000), "exportedAt": measured + 1000, "measuredAt": measured,
         "tools": tools, "models": models, "windows": windows, "days": entries, "limits": limits, "confirmations": [],
     }
@@ -102,8 +114,12 @@ def main():
         ident, document, rows, tokens = device(rng, args.days, index)
         text = json.dumps(document, separators=(",", ":")).encode()
         path = os.path.join(args.root, "unprompt-%s.export" % ident)
+        frame = subprocess.run(["zstd", "-q", "-6", "--check", "-c"], input=text, stdout=subprocess.PIPE,
+                               check=True).stdout
+        header = json.dumps({"format": "unprompt-sync", "version": 2, "device": ident,
+                             "sequence": document["sequence"], "bytes": len(frame)}, separators=(",", ":")).encode()
         with open(path, "wb") as out:
-            subprocess.run(["zstd", "-q", "-6", "--check", "-c"], input=text, stdout=out, check=True)
+            out.write(struct.pack("<II", 0x184D2A50, len(header)) + header + frame)
         expected[ident] = {"label": document["device"]["label"], "sequence": document["sequence"], "rows": rows,
                            "tokens": tokens, "documentBytes": len(text), "fileBytes": os.path.getsize(path)}
     with open(os.path.join(args.root, "expected.json"), "w") as out:

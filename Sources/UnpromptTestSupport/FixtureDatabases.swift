@@ -12,6 +12,26 @@ public enum FixtureDatabases: Sendable {
         guard !scripts.isEmpty else { return directory }
         let copy = NSTemporaryDirectory() + "unprompt-fixture-" + UUID().uuidString
         try manager.copyItem(atPath: directory, toPath: copy)
+        let steps = FixtureCase(tool: "", name: "", directory: directory).steps()
+        if !steps.isEmpty {
+            // A case in steps is read in its last state: every step played in order at the root, each script
+            // applied to the database the earlier steps built.
+            for step in steps {
+                for file in step.inputFiles() {
+                    let source = step.directory + "/" + file
+                    let target = copy + "/" + (file.hasSuffix(".sql") ? String(file.dropLast(4)) : file)
+                    try manager.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                    if file.hasSuffix(".sql") {
+                        try FixtureSQL.apply(try FixtureSQL.statements(source)[...], to: target, script: source)
+                    } else {
+                        if manager.fileExists(atPath: target) { try manager.removeItem(atPath: target) }
+                        try manager.copyItem(atPath: source, toPath: target)
+                    }
+                }
+            }
+            try manager.removeItem(atPath: copy + "/" + FixtureCase.stepsFolder)
+            return copy
+        }
         for script in scripts {
             try FixtureSQL.build(copy + "/" + script, as: copy + "/" + String(script.dropLast(4)))
             try manager.removeItem(atPath: copy + "/" + script)

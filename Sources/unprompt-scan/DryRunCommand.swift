@@ -25,7 +25,10 @@ enum DryRunCommand {
         let discovery = SourceDiscovery(
             environment: environment, home: HomeDirectory.path(environment), rootOverride: arguments.single("--root"))
         // Times written without a zone (Aider's) are read in the system's zone, as a scan reads them.
-        let dryRun = DryRun(discovery: discovery, timeZone: TimeZone.current)
+        // Where a reader looked is said for one asked for by name or below --root: a tool that is not installed finds nothing.
+        let dryRun = DryRun(
+            discovery: discovery, timeZone: TimeZone.current, now: try Clock.now(environment),
+            explainsMissingSources: !wanted.isEmpty || arguments.single("--root") != nil)
         let reports = descriptors.map { dryRun.run($0, explicitPaths: paths) }
         if arguments.has("--json") {
             print(JSON.object([("readers", .array(reports.map { json($0, readings) })), ("readings", readings.json)]).text)
@@ -59,6 +62,7 @@ enum DryRunCommand {
             ("problems", .array(report.problems.map { problem in
                 .object([("source", .int(problem.source)), ("line", .int(problem.line)), ("reason", .string(problem.reason))])
             })),
+            ("warnings", .array(report.warnings.map { .object([("code", .string($0.code)), ("message", .string($0.message))]) })),
         ])
     }
 
@@ -79,6 +83,10 @@ enum DryRunCommand {
                 let place = problem.source == 0 ? "" : "source \(problem.source), line \(problem.line): "
                 lines.append("    \(place)\(problem.reason)")
             }
+        }
+        if !report.warnings.isEmpty {
+            lines.append("  warnings:")
+            lines += report.warnings.map { "    \($0.code): \($0.message)" }
         }
         var table = Table(columns)
         table.add(UsageTable.cells("total", report.totals.total, events: nil, cells.total))

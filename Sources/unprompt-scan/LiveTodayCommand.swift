@@ -10,6 +10,9 @@ import UnpromptKit
 /// - It redraws once a second (`TickingChanges`): today's tokens tick with the live estimate and every limit
 ///   counts down, from the numbers queried after the last scan. In between it sleeps: one wakeup a second,
 ///   and the watcher's `poll` otherwise.
+/// - With a sync folder in the settings, every round syncs as `watch`'s do (`RoundSync`): the folder is watched
+///   with the sources, so another device's new export shows within a second or so; an export already imported
+///   costs the read of its header.
 /// - The clock is the system's, whatever `UNPROMPT_NOW` says: the screen runs in real time.
 enum LiveTodayCommand {
     static func run(_ arguments: Arguments, layout: TableLayout, catalog: ReaderCatalog, environment: [String: String])
@@ -23,14 +26,19 @@ enum LiveTodayCommand {
                 "today --live draws on a terminal, and standard input and output are not both one; `unprompt-scan today` prints today once, `unprompt-scan watch` a line per scan")
         }
         let home = HomeDirectory.path(environment)
-        // Started before the first scan, so nothing written meanwhile is missed.
-        let watcher = ChangeWatcher(targets: WatchTarget.targets(for: catalog.descriptors, environment: environment, home: home))
+        // (Settings that do not load are said by the view opened below.)
+        let syncFolder = (try? UserConfig.load(path: SettingsLocation.path(arguments, environment)))?.syncDirectory
+        // Started before the first scan, so nothing written meanwhile is missed (in the sync folder either).
+        let watcher = ChangeWatcher(
+            targets: WatchTarget.targets(for: catalog.descriptors, environment: environment, home: home)
+                + (syncFolder.map { [WatchTarget(directory: $0)] } ?? []))
         let view: OpenedView
         switch try ViewOpener.open(arguments, catalog: catalog, environment: environment, scan: true) {
         case .success(let opened): view = opened.view
         case .failure(let failure): return failure.status
         }
         guard let store = view.queries.store else { preconditionFailure("a view opened with a scan has its store") }
+        var syncing = view.settings.syncDirectory.map { RoundSync(directory: $0, settings: view.settings, readings: view.queries.readings) }
         let session = LiveSession(queries: view.queries, layout: layout, environment: environment, watcher: watcher)
         do {
             try session.requery()
@@ -56,6 +64,8 @@ enum LiveTodayCommand {
                 fatal = round.storeErrors.last
                 return false
             }
+            // What other devices exported since shows with this round's numbers.
+            _ = syncing?.after(store, at: round.finishedAt)
             session.scanned(round)
             return true
         }

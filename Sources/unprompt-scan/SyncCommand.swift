@@ -91,7 +91,9 @@ enum SyncRun {
     }
 
     /// Syncs `view`'s store with `directory`; refused files are printed here (the report still says them).
-    static func sync(_ queries: UsageQueries, settings: UserConfig, directory: String) -> Result<(SyncReport, String), Failure> {
+    static func sync(_ queries: UsageQueries, settings: UserConfig, directory: String, export: Bool = true)
+        -> Result<(SyncReport, String), Failure>
+    {
         guard let store = queries.store else { preconditionFailure("a sync opens its store for writing") }
         let label: String
         do {
@@ -101,7 +103,7 @@ enum SyncRun {
         }
         let report: SyncReport
         do {
-            report = try DeviceSync.run(queries, directory: directory, label: label)
+            report = try DeviceSync.run(queries, directory: directory, label: label, export: export)
         } catch {
             switch error {
             case .store(let error): return .failure(Failure(status: StoreFailure.report(error)))
@@ -115,8 +117,8 @@ enum SyncRun {
     }
 
     /// A sync after a scan: only its problems are printed. 1 when there were some, 4 for a store error.
-    static func quietly(_ queries: UsageQueries, settings: UserConfig, directory: String) -> ExitCode {
-        switch sync(queries, settings: settings, directory: directory) {
+    static func quietly(_ queries: UsageQueries, settings: UserConfig, directory: String, export: Bool = true) -> ExitCode {
+        switch sync(queries, settings: settings, directory: directory, export: export) {
         case .success(let (report, _)): report.complete ? .success : .sourcesUnreadable
         case .failure(let failure): failure.status
         }
@@ -142,5 +144,37 @@ enum FolderOption {
         let expanded = (path as NSString).expandingTildeInPath
         if expanded.hasPrefix("/") { return expanded }
         return FileManager.default.currentDirectoryPath + "/" + expanded
+    }
+}
+
+/// The sync of a command that keeps running (`watch`, `today --live`), with `config set sync-dir`: after every
+/// scan round it imports what is new in the folder (an export already imported costs the read of its header),
+/// and writes this device's export at most every `exportSeconds`, so a sync engine is not handed a new file
+/// every second and each export is at most that old. The folder is watched with the sources (`target`), so
+/// another device's new export starts a round.
+struct RoundSync {
+    static let exportSeconds: Int64 = 60
+
+    let directory: String
+    let settings: UserConfig
+    let readings: Readings
+    private var lastExport: Int64?
+
+    init(directory: String, settings: UserConfig, readings: Readings) {
+        self.directory = directory
+        self.settings = settings
+        self.readings = readings
+    }
+
+    /// The folder, watched with the sources.
+    var target: WatchTarget { WatchTarget(directory: directory) }
+
+    /// Syncs `store` after a round that finished at `now`; the exit status a sync would end with.
+    mutating func after(_ store: UsageStore, at now: Int64) -> ExitCode {
+        let exporting = lastExport.map { now - $0 >= Self.exportSeconds * 1000 } ?? true
+        if exporting { lastExport = now }
+        let queries = UsageQueries(
+            store: store, readings: readings, zone: .utc, workHours: settings.workHours, now: now, descriptors: [])
+        return SyncRun.quietly(queries, settings: settings, directory: directory, export: exporting)
     }
 }

@@ -12,12 +12,10 @@ import UnpromptKit
 /// - A signal only sets the stop flag (a byte in the watcher's stop pipe). The flag is checked between
 ///   rounds and between the descriptors of one round, so the store is never left mid-transaction: every
 ///   source's events and checkpoint are committed together, and the current descriptor's scan finishes.
-/// - With a sync folder in the settings (`config set sync-dir`), a round syncs (`DeviceSync`) once at least
-///   `syncSeconds` have passed since the last sync: each export is then at most that old, and a sync engine is
-///   not handed a new file every second.
+/// - With a sync folder in the settings (`config set sync-dir`), every round syncs (`RoundSync`): it imports
+///   what is new in the folder, which is watched too, and writes this device's export at most once a minute.
 enum WatchCommand {
     static let defaultInterval = 60.0
-    static let syncSeconds: Int64 = 60
 
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
         let interval = try self.interval(arguments)
@@ -32,15 +30,14 @@ enum WatchCommand {
             return StoreFailure.report(error)
         }
         guard let settings = SettingsLocation.load(arguments, environment) else { return .settings }
-        var syncing: (directory: String, readings: Readings)?
+        var syncing: RoundSync?
         if let directory = settings.syncDirectory {
             guard let readings = Readings.open(mode: .calculate, environment: environment) else { return .invalidData }
-            syncing = (directory, readings)
+            syncing = RoundSync(directory: directory, settings: settings, readings: readings)
         }
-        var lastSync: Int64?
         let home = HomeDirectory.path(environment)
         let watcher = ChangeWatcher(
-            targets: WatchTarget.targets(for: catalog.descriptors, environment: environment, home: home))
+            targets: WatchTarget.targets(for: catalog.descriptors, environment: environment, home: home) + (syncing.map { [$0.target] } ?? []))
         StopSignals.install(wakingUp: watcher.stopDescriptor)
         defer { StopSignals.restore() }
         if isatty(STDERR_FILENO) == 1 {
@@ -63,13 +60,7 @@ enum WatchCommand {
             for error in round.storeErrors { printError("unprompt-scan: store: \(error.message)") }
             guard !round.fatal else { return false }
             for problem in round.newProblems { printError("unprompt-scan: " + self.problem(problem)) }
-            if let syncing, lastSync.map({ round.finishedAt - $0 >= syncSeconds * 1000 }) ?? true {
-                lastSync = round.finishedAt
-                let queries = UsageQueries(
-                    store: store, readings: syncing.readings, zone: .utc, workHours: settings.workHours, now: round.finishedAt,
-                    descriptors: [])
-                _ = SyncRun.quietly(queries, settings: settings, directory: syncing.directory)
-            }
+            _ = syncing?.after(store, at: round.finishedAt)
             if let line = line(round, json: json) {
                 print(line)
                 // A pipe is block-buffered: each line must reach the reader when it happens.

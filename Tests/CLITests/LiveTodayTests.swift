@@ -78,7 +78,7 @@ final class LiveTodayTests {
 
     /// Starts `today --live` in a pane 100 columns wide: `stty -a` before and after it, its exit status, and its
     /// process id (the shell that writes it becomes the binary) in files of the directory.
-    func start(_ name: String) throws {
+    func start(_ name: String, arguments: [String] = []) throws {
         let environment = [
             "PATH=/usr/bin:/bin", "HOME=\(directory)/home", "TERM=xterm-256color", "TZ=UTC", "UNPROMPT_READERS_DIR=\(Repository.readers)",
             "CLAUDE_CONFIG_DIR=\(directory)/claude",
@@ -86,7 +86,7 @@ final class LiveTodayTests {
         let script = """
             stty -a > '\(directory)/\(name).before'
             sh -c 'echo $$ > "$0"; exec env -i "$@"' '\(directory)/\(name).pid' \(environment.map { "'\($0)'" }.joined(separator: " ")) \
-            '\(Binary.path)' today --live --store '\(directory)/s.sqlite'
+            '\(Binary.path)' today --live --store '\(directory)/s.sqlite' \(arguments.map { "'\($0)'" }.joined(separator: " "))
             echo $? > '\(directory)/\(name).status'
             stty -a > '\(directory)/\(name).after'
             sleep 60
@@ -169,6 +169,41 @@ final class LiveTodayTests {
         #endif
         try tmux(["send-keys", "-t", "q", "q"])
         expectRestored("q")
+    }
+
+    /// With a sync folder set, the screen syncs as `watch` does: another device's export written into the folder
+    /// while the screen is up shows in today's tokens within seconds (the folder is watched; a round imports
+    /// what is new, and reads only the headers of what is not).
+    @Test(.enabled(if: LiveTodayTests.tmux != nil, "tmux is not installed (scripts/install-deps.sh installs it on Linux)"))
+    func anotherDevicesExportShowsWhileTheScreenIsUp() throws {
+        defer { finish() }
+        let folder = directory + "/sync"
+        let other = directory + "/other"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: other + "/claude/projects/p", withIntermediateDirectories: true)
+        let set = try Binary.run(["config", "set", "sync-dir", folder, "--config", directory + "/config.yaml"])
+        #expect(set.status == 0, "\(set.stderr)")
+        try start("sync", arguments: ["--config", directory + "/config.yaml"])
+        let up = waitFor(30) { Self.tokens(screen("sync")) != nil }
+        let first = screen("sync")
+        #expect(up, "no estimate on the screen: \(first)")
+        #expect(try #require(Self.tokens(first)) < 2_000_000)
+
+        // The other device: one request of 3,000,000 tokens a minute ago, synced into the folder.
+        let format = ISO8601DateFormatter()
+        format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let usage = #"{"input_tokens":1000000,"cache_creation_input_tokens":0,"cache_read_input_tokens":1500000,"output_tokens":500000}"#
+        let line =
+            #"{"type":"assistant","sessionId":"o","uuid":"o-1","timestamp":"\#(format.string(from: Date().addingTimeInterval(-60)))","requestId":"req_other","message":{"model":"claude-sonnet-4-5","id":"msg_other","type":"message","role":"assistant","content":[],"usage":\#(usage)}}"#
+        try (line + "\n").write(toFile: other + "/claude/projects/p/o.jsonl", atomically: true, encoding: .utf8)
+        let synced = try Binary.run(
+            ["sync", "--dir", folder, "--store", other + "/s.sqlite", "--config", other + "/config.yaml"],
+            environment: ["HOME": other + "/home", "CLAUDE_CONFIG_DIR": other + "/claude"])
+        #expect(synced.status == 0, "\(synced.stderr)")
+        let shown = waitFor(20) { (Self.tokens(screen("sync")) ?? 0) >= 3_600_000 }
+        #expect(shown, "the other device's 3,000,000 tokens are not on the screen: \(screen("sync"))")
+        try tmux(["send-keys", "-t", "sync", "q"])
+        expectRestored("sync")
     }
 
     @Test(.enabled(if: LiveTodayTests.tmux != nil, "tmux is not installed (scripts/install-deps.sh installs it on Linux)"))

@@ -13,6 +13,8 @@ let descriptorIDs: [String] = listing(Repository.readers).filter { $0.hasSuffix(
 /// runner below checks the library's figures; this checks the report a person reads).
 @Test(arguments: FixtureCase.all)
 func fixtureCaseMatchesExpected(_ fixture: FixtureCase) throws {
+    // A case in steps has no one state to dry-run: the runner checks each step against the store.
+    guard fixture.steps().isEmpty else { return }
     let root = try FixtureDatabases.prepared(fixture.directory)
     let output = try Binary.run(
         ["--dry-run", "--reader", fixture.tool, "--root", root, "--json"],

@@ -54,8 +54,8 @@ final class ConfirmationStoreTests: XCTestCase {
         XCTAssertEqual(try store.confirmations(), [later])
         let database = try Database(path: dir + "/u.sqlite", options: [.readOnly])
         XCTAssertEqual(try database.prepare("SELECT count(*) FROM confirmation_hours").rows().first?.int(0), 1, "the old hours' rows went with it")
-        XCTAssertTrue(try store.removeConfirmation(day: 20_500))
-        XCTAssertFalse(try store.removeConfirmation(day: 20_500))
+        XCTAssertTrue(try store.removeConfirmation(day: 20_500, at: 3))
+        XCTAssertFalse(try store.removeConfirmation(day: 20_500, at: 3))
         XCTAssertEqual(try store.confirmations(), [])
         XCTAssertEqual(try database.prepare("SELECT count(*) FROM confirmation_hours").rows().first?.int(0), 0)
     }
@@ -78,5 +78,32 @@ final class ConfirmationStoreTests: XCTestCase {
         XCTAssertEqual(try upgraded.checkpoint(for: "a")?.offset, 10, "nothing is read again")
         try upgraded.save(try answer(20_500, [], hours: "none", at: 1))
         XCTAssertEqual(try UsageStore(path: path, readOnly: true).confirmations().map(\.day), [20_500])
+    }
+
+    /// Schema 8 stamps every answer already kept as this device's, at its own time: an older word from another
+    /// device does not replace it, a later one does, and an undo is kept as a word.
+    func testASchemaSevenStoreStampsItsAnswersAsThisDevices() throws {
+        let path = dir + "/u.sqlite"
+        let store = try UsageStore(path: path)
+        let kept = try answer(20_500, ["no-work"], hours: "Mon-Fri 09:00-18:00", at: 50)
+        try store.save(kept)
+        try Database(path: path, options: [.readWrite]).execute(
+            LegacyStore.beforeSchemaNine + "DROP TABLE confirmation_stamps; PRAGMA user_version = 7;")
+        let upgraded = try UsageStore(path: path)
+        let own = ConfirmationEntry.origin(ofDevice: try upgraded.deviceID())
+        XCTAssertEqual(try upgraded.confirmationEntries(), [ConfirmationEntry(answer: kept, origin: own)])
+
+        let older = try answer(20_500, ["elsewhere"], hours: "none", at: 49)
+        XCTAssertEqual(try upgraded.merge(confirmations: [ConfirmationEntry(answer: older, origin: 1)]), 0)
+        XCTAssertEqual(try upgraded.confirmations(), [kept])
+        let later = try answer(20_500, ["elsewhere"], hours: "none", at: 51)
+        XCTAssertEqual(try upgraded.merge(confirmations: [ConfirmationEntry(answer: later, origin: 1)]), 1)
+        XCTAssertEqual(try upgraded.confirmations(), [later])
+        XCTAssertEqual(try upgraded.merge(confirmations: [ConfirmationEntry(answer: later, origin: 1)]), 0, "the same word again")
+
+        XCTAssertTrue(try upgraded.removeConfirmation(day: 20_500, at: 10), "undone by this device, its clock behind")
+        XCTAssertEqual(try upgraded.confirmationEntries(), [ConfirmationEntry(undoneDay: 20_500, at: 52, origin: own)], "stamped after the answer")
+        XCTAssertEqual(try upgraded.merge(confirmations: [ConfirmationEntry(answer: later, origin: 1)]), 0, "the undo stays")
+        XCTAssertEqual(try upgraded.confirmations(), [])
     }
 }

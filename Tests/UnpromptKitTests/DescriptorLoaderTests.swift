@@ -243,7 +243,7 @@ final class DescriptorLoaderTests: XCTestCase {
             after: 10)
         let d = try DescriptorLoader.load(text: text, file: "t.yaml")
         let match = d.inputs[0].records[0].match
-        XCTAssertEqual(match.map(\.path.text), ["a", "b", "c", "d", "e", "f", "g"])
+        XCTAssertEqual(match.map(\.subject.text), ["a", "b", "c", "d", "e", "f", "g"])
         XCTAssertEqual(match[0].test, .equals([.integer(1)]))
         XCTAssertEqual(match[1].test, .equals([.number(2.5)]))
         XCTAssertEqual(match[2].test, .equals([.bool(true)]))
@@ -253,10 +253,53 @@ final class DescriptorLoaderTests: XCTestCase {
         XCTAssertEqual(match[6].test, .present(false))
     }
 
-    func testConditionOnACarriedValueIsRefused() {
+    func testConditionOnACarriedValueLoads() throws {
+        let text = inserting(["        match: { \"@model\": x, ok: 1 }"], after: 11)
+        let match = try DescriptorLoader.load(text: text, file: "t.yaml").inputs[0].records[0].match
+        XCTAssertEqual(match.map(\.subject), [.variable("model"), .path(try FieldPath.parse("ok").get())])
+    }
+
+    func testConditionOnAnEntryKeyIsRefused() {
         assertError(
-            inserting(["        match: { \"@model\": x }"], after: 11), line: 12, column: 18,
-            "'@model' is a carried value, which conditions cannot test")
+            inserting(["        match: { \"@key\": x }"], after: 11), line: 12, column: 18,
+            "a condition tests a field or a carried value")
+    }
+
+    func testCarriedValueNamedIndexIsRefused() {
+        assertError(replacing(11, with: ["        time: \"@index\""]), line: 11, column: 15, "@index is the position of the element select expands")
+        assertError(replacing(11, with: ["        time: \"@Index\""]), line: 11, column: 15, "a carried value is @ followed by its name")
+    }
+
+    func testElementIndexNeedsAnArraySelect() throws {
+        assertError(
+            replacing(13, with: ["          input: in", "        identity: { key: [\"^id\", \"@index\"], keep: first }"]),
+            line: 14, column: 34, "record 'usage' has no select: path[]")
+        let text = replacing(
+            13, with: ["          input: in", "        select: rounds[]", "        identity: { key: [\"^id\", \"@index\"], keep: first }"])
+        let record = try DescriptorLoader.load(text: text, file: "t.yaml").inputs[0].records[0]
+        guard case .elementIndex? = record.identity?.key.last?.alternatives.first else { return XCTFail("@index is the element's index") }
+    }
+
+    func testPatternListLoadsInOrder() throws {
+        let text = replacing(11, with: ["        time: { path: ts, pattern: [\"^a(.+)$\", \"(.+)\"] }"])
+        let record = try DescriptorLoader.load(text: text, file: "t.yaml").inputs[0].records[0]
+        XCTAssertEqual(record.time.value.patterns.map(\.text), ["^a(.+)$", "(.+)"])
+        assertError(replacing(11, with: ["        time: { path: ts, pattern: [] }"]), line: 11, column: 36, "time.pattern must not be an empty list")
+        assertError(
+            replacing(11, with: ["        time: { path: ts, pattern: [\"(a)\", \"b\"] }"]), line: 11, column: 44,
+            "time.pattern must have exactly 1 capture group")
+    }
+
+    func testSumOverAnArrayLoads() throws {
+        let text = replacing(13, with: ["          input: rounds[].n", "          output: { sum: [out, \"parts[][].n\"] }"])
+        let tokens = try DescriptorLoader.load(text: text, file: "t.yaml").inputs[0].records[0].tokens
+        guard case .each(let rounds)? = tokens.input?.addends.first, case .each(let parts)? = tokens.output?.addends.last else {
+            return XCTFail("paths with [] are sums over arrays")
+        }
+        XCTAssertEqual(rounds.steps.map { $0?.text }, ["rounds", "n"])
+        XCTAssertEqual(parts.steps.map { $0?.text }, ["parts", nil, "n"])
+        assertError(replacing(13, with: ["          input: ^rounds[].n"]), line: 13, column: 18, "is read from the record")
+        assertError(replacing(13, with: ["          input: rounds[]n"]), line: 13, column: 26, "expected '.' or '[]' after '[]'")
     }
 
     // MARK: Unknown keys
@@ -447,7 +490,7 @@ final class DescriptorLoaderTests: XCTestCase {
     func testLookupLoads() throws {
         let text = replacing(13, with: ["          input: { in: ^messages, where: { messageId: to, kind: { const: a } }, path: usage.n }"])
         let record = try DescriptorLoader.load(text: text, file: "t.yaml").inputs[0].records[0]
-        guard case .lookup(let lookup)? = record.tokens.input?.addends.first?.alternatives.first else {
+        guard case .value(let value)? = record.tokens.input?.addends.first, case .lookup(let lookup)? = value.alternatives.first else {
             return XCTFail("input is a lookup")
         }
         XCTAssertEqual(lookup.array.text, "^messages")

@@ -42,7 +42,7 @@ final class SourceDiscoveryTests: XCTestCase {
     }
 
     func found(_ input: Input, environment: [String: String] = [:], rootOverride: String? = nil) -> [String] {
-        let (sources, problems) = SourceDiscovery(environment: environment, home: dir + "/home", rootOverride: rootOverride)
+        let (sources, problems, _) = SourceDiscovery(environment: environment, home: dir + "/home", rootOverride: rootOverride)
             .sources(for: input)
         XCTAssertEqual(problems, [])
         return sources.map { String($0.path.dropFirst(dir.count + 1)) }
@@ -87,7 +87,7 @@ final class SourceDiscoveryTests: XCTestCase {
     func testSizesAndInodes() throws {
         touch("home/x/a.jsonl")
         let i = try input([#"{ root: "~/x", glob: "*.jsonl" }"#])
-        let (sources, _) = SourceDiscovery(environment: [:], home: dir + "/home").sources(for: i)
+        let (sources, _, _) = SourceDiscovery(environment: [:], home: dir + "/home").sources(for: i)
         XCTAssertEqual(sources.count, 1)
         XCTAssertEqual(sources.first?.size, 3)
         var info = stat()
@@ -240,7 +240,7 @@ final class SourceDiscoveryTests: XCTestCase {
             #"{ root: "\#(dir)/CANARY-l", list: { file: projects.json, paths: 'projects[].data_dir' }, glob: crush.db }"#
         ])
         func problems() -> [String] {
-            let (sources, problems) = SourceDiscovery(environment: [:], home: dir).sources(for: i)
+            let (sources, problems, _) = SourceDiscovery(environment: [:], home: dir).sources(for: i)
             XCTAssertEqual(sources.count, 0)
             return problems.map(\.reason)
         }

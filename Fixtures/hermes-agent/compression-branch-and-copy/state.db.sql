@@ -76,6 +76,8 @@ CREATE INDEX idx_session_model_usage_session ON session_model_usage(session_id);
 INSERT INTO schema_version VALUES (30);
 
 -- p1 ended by context compression. The summary call is an auxiliary task: it reached only the model table.
+-- One transaction, as the tool writes it: a reader never sees it half done, so a split run never cuts inside it.
+BEGIN;
 INSERT INTO sessions (id, source, model, started_at, ended_at, end_reason, message_count, input_tokens,
     output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, cwd, title, api_call_count)
 VALUES ('20260601_130000_p1p1p1', 'cli', 'claude-sonnet-4-6', 1780318800.0, 1780321860.0, 'compression', 40,
@@ -88,7 +90,10 @@ INSERT INTO session_model_usage VALUES
      8, 2000, 400, 50000, 3000, 0, 0.0387, 0, 'estimated', 'official_docs_snapshot', 1780318900.0, 1780321800.0),
     ('20260601_130000_p1p1p1', 'claude-haiku-4-5', 'anthropic', '', '', 'compression',
      1, 40000, 1500, 0, 0, 0, 0.0475, 0, 'estimated', 'official_docs_snapshot', 1780321860.0, 1780321860.0);
+COMMIT;
 -- c1 continues p1 after compression. Its row starts at zero: the compression child copies no counters.
+-- One transaction, as the tool writes it: a reader never sees it half done, so a split run never cuts inside it.
+BEGIN;
 INSERT INTO sessions (id, source, model, parent_session_id, started_at, message_count, input_tokens, output_tokens,
     cache_read_tokens, cache_write_tokens, reasoning_tokens, cwd, title, api_call_count)
 VALUES ('20260601_135200_c1c1c1', 'cli', 'claude-sonnet-4-6', '20260601_130000_p1p1p1', 1780321920.0, 6, 900, 250,
@@ -99,7 +104,10 @@ INSERT INTO messages (session_id, role, content, timestamp) VALUES
 INSERT INTO session_model_usage VALUES
     ('20260601_135200_c1c1c1', 'claude-sonnet-4-6', 'anthropic', 'https://api.anthropic.com', 'official_docs_snapshot', '',
      3, 900, 250, 30000, 1000, 0, 0.0152, 0, 'estimated', 'official_docs_snapshot', 1780322000.0, 1780324200.0);
+COMMIT;
 -- b1: a /branch copy of p1. It copies the conversation and the model, never the counters.
+-- One transaction, as the tool writes it: a reader never sees it half done, so a split run never cuts inside it.
+BEGIN;
 INSERT INTO sessions (id, source, model, model_config, parent_session_id, started_at, message_count, input_tokens,
     output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, title, api_call_count)
 VALUES ('20260602_090000_b1b1b1', 'cli', 'gpt-5.4', '{"_branched_from": "20260601_130000_p1p1p1"}',
@@ -110,3 +118,4 @@ INSERT INTO messages (session_id, role, content, timestamp) VALUES
 INSERT INTO session_model_usage VALUES
     ('20260602_090000_b1b1b1', 'gpt-5.4', 'openai-api', 'https://api.openai.com/v1', 'official_docs_snapshot', '',
      1, 600, 100, 0, 0, 40, 0.0025, 0, 'estimated', 'official_docs_snapshot', 1780391700.0, 1780391700.0);
+COMMIT;

@@ -77,6 +77,8 @@ INSERT INTO schema_version VALUES (30);
 
 -- s1: a CLI session that switched model with /model. Its counters are the sum of its two main-loop rows; the
 -- vision call (task 'vision') reached only session_model_usage.
+-- One transaction, as the tool writes it: a reader never sees it half done, so a split run never cuts inside it.
+BEGIN;
 INSERT INTO sessions (id, source, model, model_config, system_prompt, started_at, message_count, tool_call_count,
     input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, cwd, git_branch,
     git_repo_root, billing_provider, billing_base_url, billing_mode, estimated_cost_usd, cost_status, title,
@@ -99,7 +101,11 @@ INSERT INTO session_model_usage VALUES
      2, 2500, 1400, 8000, 0, 600, 0.1113, 0, 'estimated', 'official_docs_snapshot', 1772533100.0, 1772534530.5),
     ('20260303_100000_a1b2c3', 'gemini-3-flash-preview', 'google', '', '', 'vision',
      1, 700, 120, 0, 0, 0, 0.0007, 0, 'estimated', 'official_docs_snapshot', 1772532065.0, 1772532065.0);
+COMMIT;
 -- s2: opened and closed without a call.
+-- One transaction, as the tool writes it: a reader never sees it half done, so a split run never cuts inside it.
+BEGIN;
 INSERT INTO sessions (id, source, model, started_at, ended_at, end_reason, cwd, title)
 VALUES ('20260303_110000_d4e5f6', 'cli', 'claude-sonnet-4-6', 1772535600.0, 1772535660.0, 'cli_close',
     '/home/u/CANARY-hermes-repo', 'CANARY empty session');
+COMMIT;

@@ -40,6 +40,41 @@ public struct WorkHours: Sendable, Equatable, CustomStringConvertible {
 
     public init(groups: [Group]) { self.groups = groups }
 
+    /// One range with its weekdays as bits (Monday = 1, Tuesday = 2, … Sunday = 64): how the store and an
+    /// export keep work hours, as numbers only.
+    public struct Row: Sendable, Equatable {
+        public let weekdays: Int64
+        public let range: Range
+
+        public init(weekdays: Int64, range: Range) {
+            self.weekdays = weekdays
+            self.range = range
+        }
+    }
+
+    /// The hours as rows, in order.
+    public var rows: [Row] {
+        groups.flatMap { group in
+            let weekdays = group.days.reduce(Int64(0)) { $0 | (1 << Int64($1)) }
+            return group.ranges.map { Row(weekdays: weekdays, range: $0) }
+        }
+    }
+
+    /// Rows in order back into groups: consecutive ranges of the same weekdays are one group.
+    public init(rows: [Row]) {
+        var groups: [(weekdays: Int64, ranges: [Range])] = []
+        for row in rows {
+            if groups.last?.weekdays == row.weekdays {
+                groups[groups.count - 1].ranges.append(row.range)
+            } else {
+                groups.append((row.weekdays, [row.range]))
+            }
+        }
+        self.groups = groups.map { group in
+            Group(days: (0..<7).filter { group.weekdays & (1 << Int64($0)) != 0 }, ranges: group.ranges)
+        }
+    }
+
     public static let none = WorkHours(groups: [])
 
     public var isEmpty: Bool { groups.isEmpty }

@@ -132,8 +132,23 @@ public struct ListPath: Sendable {
     }
 }
 
-/// A condition on a record: a test of the value at `path`.
+/// A condition on a record: a test of the value at `path`, or of a value carried from an earlier record.
 public struct Condition: Sendable {
+    /// What a condition tests.
+    public enum Subject: Sendable, Equatable {
+        case path(FieldPath)
+        /// `@name`: a value a carry rule set (carried values are text, so a literal matches its text).
+        case variable(String)
+
+        /// As written in the descriptor.
+        public var text: String {
+            switch self {
+            case .path(let path): path.text
+            case .variable(let name): "@" + name
+            }
+        }
+    }
+
     public enum Literal: Sendable, Equatable {
         case string(String)
         case integer(Int64)
@@ -153,7 +168,7 @@ public struct Condition: Sendable {
         case lessThan(Double)
     }
 
-    public let path: FieldPath
+    public let subject: Subject
     public let test: Test
 }
 
@@ -170,11 +185,14 @@ public struct Pattern: Sendable, Equatable {
 }
 
 /// One alternative of a value: a field, a value carried from an earlier record, the key of the entry being
-/// expanded by `select`, a constant, or a field of another element found by its fields.
+/// expanded by `select`, the index of the element it expands, a constant, or a field of another element found
+/// by its fields.
 public enum ValueSource: Sendable {
     case path(FieldPath)
     case variable(String)
     case entryKey
+    /// `@index`: the element's 0-based position in the array `select: path[]` expands.
+    case elementIndex
     case constant(String)
     case lookup(Lookup)
 }
@@ -187,11 +205,11 @@ public struct Lookup: Sendable {
     public let path: FieldPath
 }
 
-/// How to read one value: the first alternative that is present wins, then an optional regular expression
-/// keeps its first capture group.
+/// How to read one value: the first alternative that is present wins, then the first of the patterns that
+/// matches keeps its capture group (none given: the value as found; none matching: absent).
 public struct ValueSpec: Sendable {
     public let alternatives: [ValueSource]
-    public let pattern: Pattern?
+    public let patterns: [Pattern]
     public let mark: SourceMark
 }
 
@@ -218,7 +236,14 @@ public struct CarryRule: Sendable {
 /// One count field: a value, or the sum of several (`{ sum: [input, tool] }`, Gemini's tool-use prompt
 /// billed as input). Absent addends count 0; the field is absent when every addend is.
 public struct CountSpec: Sendable {
-    public let addends: [ValueSpec]
+    public let addends: [Addend]
+}
+
+/// One item of a sum: a value, or a path through arrays (`rounds[].thinking.tokens`) whose every element adds
+/// its value.
+public enum Addend: Sendable {
+    case value(ValueSpec)
+    case each(ListPath)
 }
 
 public struct TokenSpec: Sendable {

@@ -135,7 +135,7 @@ public enum DescriptorKeys: Sendable {
             DescriptorKey("match", "conditions", .optional, default: "always", "which lines (or elements) are this record"),
             DescriptorKey(
                 "select", "`path[]` or `path.*`", .optional, default: "the line itself",
-                "expand the line into the elements of an array (`messages[]`) or the entries of an object (`modelMetrics.*`, whose key is `\"@key\"`); `[]` or `*` alone expands the root"),
+                "expand the line into the elements of an array (`messages[]`, whose position is `\"@index\"`) or the entries of an object (`modelMetrics.*`, whose key is `\"@key\"`); `[]` or `*` alone expands the root"),
             DescriptorKey(
                 "decode", "path or list of paths", .optional, default: "none",
                 "string fields that hold JSON text; a path that goes on past such a field reads inside it"),
@@ -205,8 +205,8 @@ public enum DescriptorKeys: Sendable {
         id: "sum", title: "a count",
         keys: [
             DescriptorKey(
-                "sum", "list of values", .required,
-                "the count is the sum of these; absent items count 0, and the count is absent only when every item is"),
+                "sum", "list of values or paths through arrays", .required,
+                "the count is the sum of these (a path with `[]` adds every element's value); absent items count 0, and the count is absent only when every item is"),
         ])
 
     public static let counting = KeySection(
@@ -340,8 +340,8 @@ public enum DescriptorKeys: Sendable {
         DescriptorKey("path", "field path, or list of alternatives", .optional, "the field (the first alternative present wins)"),
         DescriptorKey("const", "string", .optional, "a constant instead of a field; not with `path`"),
         DescriptorKey(
-            "pattern", "regex with exactly 1 capture group", .optional, default: "none",
-            "applied to the text found; the capture is the value, and no match makes it absent"),
+            "pattern", "regex with exactly 1 capture group, or a list of them", .optional, default: "none",
+            "applied to the text found, in order: the first that matches gives its capture as the value; none matching makes it absent"),
         DescriptorKey("in", "field path", .optional, "a lookup: the array whose element is found by `where`"),
         DescriptorKey("where", "mapping element field → value", .when("with `in`"), "the fields of the element and the values they must equal"),
     ]

@@ -46,10 +46,12 @@ extension DescriptorDecoder {
                 throw map.error(node, "server-tool counts are read per record; a cumulative record cannot give them")
             }
         }
-        return RecordRule(
+        let rule = RecordRule(
             name: name, match: match, select: selection, decode: decode, skip: skip, time: time, model: model,
             tokensAt: tokensAt, tokens: tokens, counting: counting, cumulative: cumulative, identity: identity,
             cost: cost, estimated: estimated, dimensions: dimensions, mark: node.mark)
+        try checkElementIndex(rule)
+        return rule
     }
 
     /// `dimensions: { speed: {value, map}, service_tier: …, region: …, web_search_requests: count, … }`.
@@ -137,12 +139,56 @@ extension DescriptorDecoder {
         return spec
     }
 
-    /// A count field: a value, or `{ sum: [value, ...] }`.
+    /// A count field: a value, or `{ sum: [value, ...] }`; a path through arrays (`rounds[].tokens`), alone or
+    /// as an item of the sum, adds the value of every element.
     func count(_ node: YAMLNode, _ what: String) throws(DescriptorError) -> CountSpec {
         if case .mapping(let entries) = node.kind, entries.contains(where: { $0.key == "sum" }) {
             let map = try reader(node, DescriptorKeys.sum, context: what)
-            return CountSpec(addends: try valueList(try map.required("sum"), "\(what).sum", map))
+            let list = try map.required("sum")
+            let items: [YAMLNode]
+            if case .sequence(let written) = list.kind { items = written } else { items = [list] }
+            if items.isEmpty { throw map.error(list, "\(what).sum must not be empty") }
+            var addends: [Addend] = []
+            for item in items {
+                if case .sequence = item.kind { throw map.error(item, "each item of \(what).sum must be one value, not a list") }
+                addends.append(try addend(item, "\(what).sum"))
+            }
+            return CountSpec(addends: addends)
         }
-        return CountSpec(addends: [try value(node, what)])
+        return CountSpec(addends: [try addend(node, what)])
+    }
+
+    /// A value, or a field path holding `[]`: every element of the array there adds its value.
+    func addend(_ node: YAMLNode, _ what: String) throws(DescriptorError) -> Addend {
+        guard case .scalar(let text, _) = node.kind, text.contains("[]") else { return .value(try value(node, what)) }
+        if text.hasPrefix("^") || text.hasPrefix("@") {
+            throw placeError(node, "'\(text)' in \(what): a path through arrays (with []) is read from the record, not with ^ or @")
+        }
+        switch ListPath.parse(text) {
+        case .success(let path): return .each(path)
+        case .failure(let problem):
+            throw DescriptorError(
+                file: file, mark: markInside(node, offset: problem.offset), message: "bad field path '\(text)' in \(what): \(problem.message)")
+        }
+    }
+
+    /// `@index` names the element `select: path[]` expands: a record of another shape has none.
+    func checkElementIndex(_ rule: RecordRule) throws(DescriptorError) {
+        if case .arrayElements? = rule.select?.kind { return }
+        var misuse: ValueSpec?
+        func walk(_ value: Any) {
+            guard misuse == nil else { return }
+            if let spec = value as? ValueSpec, spec.alternatives.contains(where: { if case .elementIndex = $0 { true } else { false } }) {
+                misuse = spec
+                return
+            }
+            for child in Mirror(reflecting: value).children { walk(child.value) }
+        }
+        walk(rule)
+        if let misuse {
+            throw DescriptorError(
+                file: file, mark: misuse.mark,
+                message: "@index is the position of the element select expands, but record '\(rule.name)' has no select: path[]")
+        }
     }
 }

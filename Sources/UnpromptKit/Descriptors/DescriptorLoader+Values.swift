@@ -29,7 +29,7 @@ extension DescriptorDecoder {
     func value(_ node: YAMLNode, _ what: String) throws(DescriptorError) -> ValueSpec {
         switch node.kind {
         case .scalar(let text, _):
-            return ValueSpec(alternatives: [try valueSource(text, node, what)], pattern: nil, mark: node.mark)
+            return ValueSpec(alternatives: [try valueSource(text, node, what)], patterns: [], mark: node.mark)
         case .sequence(let items):
             if items.isEmpty { throw placeError(node, "\(what) must not be an empty list") }
             var alternatives: [ValueSource] = []
@@ -39,7 +39,7 @@ extension DescriptorDecoder {
                 }
                 alternatives.append(try valueSource(text, item, what))
             }
-            return ValueSpec(alternatives: alternatives, pattern: nil, mark: node.mark)
+            return ValueSpec(alternatives: alternatives, patterns: [], mark: node.mark)
         case .mapping:
             return try valueMapping(try reader(node, DescriptorKeys.value, context: what), what)
         }
@@ -59,8 +59,14 @@ extension DescriptorDecoder {
             alternatives.append(.constant(try map.string(node, "\(what).const")))
         }
         if alternatives.isEmpty { throw map.error(map.node, "\(what) needs a path or a const") }
-        let pattern = try map.optional("pattern") { (n) throws(DescriptorError) in try map.regex(n, "\(what).pattern", captures: 1...1) }
-        return ValueSpec(alternatives: alternatives, pattern: pattern, mark: map.node.mark)
+        var patterns: [Pattern] = []
+        if let node = map.optional("pattern") {
+            let items: [YAMLNode]
+            if case .sequence(let list) = node.kind { items = list } else { items = [node] }
+            if items.isEmpty { throw map.error(node, "\(what).pattern must not be an empty list") }
+            for item in items { patterns.append(try map.regex(item, "\(what).pattern", captures: 1...1)) }
+        }
+        return ValueSpec(alternatives: alternatives, patterns: patterns, mark: map.node.mark)
     }
 
     /// `{ in: array, where: { field: value, … }, path: field }`: one field path each, read in the element found.
@@ -86,10 +92,11 @@ extension DescriptorDecoder {
 
     func valueSource(_ text: String, _ node: YAMLNode, _ what: String) throws(DescriptorError) -> ValueSource {
         if text == "@key" { return .entryKey }
+        if text == "@index" { return .elementIndex }
         if text.hasPrefix("@") {
             let name = String(text.dropFirst())
-            guard Names.isVariable(name) else {
-                throw placeError(node, "'\(text)' in \(what): a carried value is @ followed by its name")
+            guard Names.isVariable(name), name != "key", name != "index" else {
+                throw placeError(node, "'\(text)' in \(what): a carried value is @ followed by its name (not key or index, which are @key and @index)")
             }
             return .variable(name)
         }
@@ -103,11 +110,18 @@ extension DescriptorDecoder {
         var result: [Condition] = []
         for entry in entries {
             let keyNode = entry.keyNode
+            let subject: Condition.Subject
             if entry.key.hasPrefix("@") {
-                throw placeError(keyNode, "a condition tests a field; '\(entry.key)' is a carried value, which conditions cannot test")
+                let name = String(entry.key.dropFirst())
+                guard Names.isVariable(name), name != "key", name != "index" else {
+                    throw placeError(
+                        keyNode, "'\(entry.key)' in \(what): a condition tests a field or a carried value, @ followed by its name (@key and @index are values, not conditions)")
+                }
+                subject = .variable(name)
+            } else {
+                subject = .path(try parseFieldPath(entry.key, at: keyNode, what, file: file))
             }
-            let path = try parseFieldPath(entry.key, at: keyNode, what, file: file)
-            result.append(Condition(path: path, test: try conditionTest(entry, what)))
+            result.append(Condition(subject: subject, test: try conditionTest(entry, what)))
         }
         return result
     }

@@ -28,10 +28,13 @@ public enum SkipReason: Sendable {
     /// A descriptor's regular expression used up its matching work on a line or a value (a catastrophic
     /// pattern): the line or record is not read, rather than read as if the pattern had not matched.
     public static let patternTooSlow = "pattern-too-slow"
+    /// A name a source's glob matches that is no file: a FIFO, socket or device (never opened, so a scan cannot
+    /// wait on it), or a symbolic link that loops or leads nowhere. Counted once per name, per scan.
+    public static let notAFile = "not-a-file"
 
     public static let builtIn: Set<String> = [
         malformedJSON, lineTooLong, documentTooLarge, badTime, badValue, noUsage, zeroUsage, unchangedTotal, duplicate,
         unreadableSource, badLimitTime, malformedSibling, badCompressedData, badProtobuf, malformedEmbeddedJSON, damagedState,
-        lostRunningTotal, patternTooSlow,
+        lostRunningTotal, patternTooSlow, notAFile,
     ]
 }

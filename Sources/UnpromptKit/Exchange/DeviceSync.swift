@@ -46,7 +46,10 @@ public struct SyncReport: Sendable {
 /// - A damaged, cut or newer-version file is refused and named; the device's previous import stays.
 /// - One sync at a time per store (the store's lock), so its sequence numbers never repeat.
 public enum DeviceSync: Sendable {
-    public static func run(_ queries: UsageQueries, directory: String, label: String) throws(DeviceSyncError) -> SyncReport {
+    /// `export`: false to only import (a command that syncs every round writes its export less often).
+    public static func run(_ queries: UsageQueries, directory: String, label: String, export: Bool = true) throws(DeviceSyncError)
+        -> SyncReport
+    {
         guard let store = queries.store else { preconditionFailure("a sync opens its store for writing") }
         let started = DispatchTime.now().uptimeNanoseconds
         var isDirectory: ObjCBool = false
@@ -74,6 +77,18 @@ public enum DeviceSync: Sendable {
             var refused: [SyncReport.Refused] = []
             var partial = 0
             var ownSequenceInFolder: Int64 = 0
+            // Files whose header says they are newer than their device's import, read whole below, newest first.
+            var newer: [String: [(entry: SyncFolder.Entry, sequence: Int64)]] = [:]
+            var seen: Set<String> = []
+            func refuse(_ entry: SyncFolder.Entry, _ error: SyncExportProblem) {
+                let device = error.device ?? entry.device
+                guard device != own else { return }
+                refused.append(
+                    SyncReport.Refused(
+                        device: device, label: error.label ?? device.flatMap { known[$0]?.label }, copy: entry.kind == .copy,
+                        problem: error))
+            }
+            var headerless: [SyncFolder.Entry] = []
             for entry in entries {
                 if entry.kind == .partial {
                     partial += 1
@@ -81,42 +96,60 @@ public enum DeviceSync: Sendable {
                 }
                 // A copy of this device's own export is never read (this device's history is its store).
                 if entry.device == own, entry.kind == .copy { continue }
-                let export: SyncExport
-                do throws(SyncExportProblem) {
-                    let data: Data
-                    do {
-                        data = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + entry.name))
-                    } catch {
-                        throw SyncExportProblem(
-                            kind: .damaged, message: "it cannot be read (\(SyncError.reason(error)))", device: nil, label: nil)
+                // Only the header, when the file has one: an export no newer than its import is not read at all.
+                if let header = SyncExportHeader.read(path: directory + "/" + entry.name), header.version <= SyncExport.version {
+                    if header.device == own {
+                        ownSequenceInFolder = max(ownSequenceInFolder, header.sequence)
+                    } else if let held = known[header.device], held.sequence >= header.sequence {
+                        seen.insert(header.device)
+                    } else {
+                        newer[header.device, default: []].append((entry, header.sequence))
                     }
-                    export = try SyncExport.read(file: data)
-                } catch {
-                    let device = error.device ?? entry.device
-                    if device == own { continue }
-                    refused.append(
-                        SyncReport.Refused(
-                            device: device, label: error.label ?? device.flatMap { known[$0]?.label }, copy: entry.kind == .copy,
-                            problem: error))
                     continue
                 }
-                if export.device == own {
-                    ownSequenceInFolder = max(ownSequenceInFolder, export.sequence)
-                    continue
+                headerless.append(entry)
+            }
+            for (entry, result) in zip(headerless, readWhole(headerless, in: directory)) {
+                switch result {
+                case .failure(let error): refuse(entry, error)
+                case .success(let export) where export.device == own: ownSequenceInFolder = max(ownSequenceInFolder, export.sequence)
+                case .success(let export): exports[export.device, default: []].append((entry, export))
                 }
-                exports[export.device, default: []].append((entry, export))
+            }
+            // Of each device's newer files, the newest that reads whole: a damaged one is refused, and the next
+            // tried. Each round reads one file of every device still waiting, in parallel.
+            var waiting = newer.keys.sorted().map { device in
+                (device, newer[device]!.sorted { a, b in
+                    (a.sequence, a.entry.kind == .export ? 1 : 0, b.entry.name) > (b.sequence, b.entry.kind == .export ? 1 : 0, a.entry.name)
+                })
+            }
+            while true {
+                waiting = waiting.map { device, files in
+                    let held = exports[device]?.map(\.export.sequence).max() ?? 0
+                    return (device, files.filter { $0.sequence > held })
+                }.filter { !$0.1.isEmpty }
+                guard !waiting.isEmpty else { break }
+                let round = waiting.map { $0.1[0].entry }
+                for (entry, result) in zip(round, readWhole(round, in: directory)) {
+                    switch result {
+                    case .failure(let error): refuse(entry, error)
+                    case .success(let export): exports[export.device, default: []].append((entry, export))
+                    }
+                }
+                waiting = waiting.map { ($0.0, Array($0.1.dropFirst())) }
             }
 
             // This device's export, unless the folder already holds the same.
-            let history = try stored { () throws(StoreError) in try queries.exportHistory() }
-            let digest = SyncExport.digest(label: label, history: history)
             let last = try stored { () throws(StoreError) in try store.lastExport() }
             let fileName = SyncFolder.fileName(device: own)
             var sequence = last?.sequence ?? 0
             var wrote = false
             var bytes = 0
-            if last?.digest != digest || ownSequenceInFolder != sequence
-                || !FileManager.default.fileExists(atPath: directory + "/" + fileName)
+            let history = export ? try stored { () throws(StoreError) in try queries.exportHistory() } : DeviceHistory()
+            let digest = SyncExport.digest(label: label, history: history)
+            if export,
+                last?.digest != digest || ownSequenceInFolder != sequence
+                    || !FileManager.default.fileExists(atPath: directory + "/" + fileName)
             {
                 sequence = max(sequence, ownSequenceInFolder) + 1
                 let data = SyncExport(device: own, label: label, sequence: sequence, exportedAt: queries.now, history: history).file()
@@ -134,7 +167,8 @@ public enum DeviceSync: Sendable {
 
             // Every other device's newest complete export, when it is newer than its import.
             var imported: [SyncReport.Imported] = []
-            var unchanged = 0
+            var unchanged = seen.subtracting(exports.keys).count
+            var importing: [DeviceImport] = []
             for device in exports.keys.sorted() {
                 let newest = exports[device]!.max { a, b in
                     (a.export.sequence, a.export.exportedAt, a.entry.kind == .export ? 1 : 0, b.entry.name)
@@ -144,16 +178,39 @@ public enum DeviceSync: Sendable {
                     unchanged += 1
                     continue
                 }
-                try stored { () throws(StoreError) in try store.replaceImport(newest.deviceImport, importedAt: queries.now) }
+                importing.append(newest.deviceImport)
                 imported.append(
                     SyncReport.Imported(
                         device: device, label: newest.label, sequence: newest.sequence,
                         tokens: newest.history.buckets.reduce(0) { $0 + $1.counts.total }))
             }
+            // One transaction for them all.
+            try stored { () throws(StoreError) in try store.replaceImports(importing, importedAt: queries.now) }
             return SyncReport(
                 sequence: sequence, wrote: wrote, exportBytes: bytes, imported: imported, unchanged: unchanged, refused: refused,
                 partial: partial, milliseconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
         }
+    }
+
+    /// Each file read whole and checked, in parallel (a thread per core), in the order given.
+    private static func readWhole(_ entries: [SyncFolder.Entry], in directory: String) -> [Result<SyncExport, SyncExportProblem>] {
+        let results = Locked([Result<SyncExport, SyncExportProblem>?](repeating: nil, count: entries.count))
+        DispatchQueue.concurrentPerform(iterations: entries.count) { index in
+            let result: Result<SyncExport, SyncExportProblem>
+            do throws(SyncExportProblem) {
+                let data: Data
+                do {
+                    data = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + entries[index].name))
+                } catch {
+                    throw SyncExportProblem(kind: .damaged, message: "it cannot be read (\(SyncError.reason(error)))", device: nil, label: nil)
+                }
+                result = .success(try SyncExport.read(file: data))
+            } catch {
+                result = .failure(error)
+            }
+            results.withLock { $0[index] = result }
+        }
+        return results.withLock { $0.map { $0! } }
     }
 
     private static func stored<T>(_ body: () throws(StoreError) -> T) throws(DeviceSyncError) -> T {

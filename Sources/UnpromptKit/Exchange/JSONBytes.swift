@@ -35,6 +35,16 @@ struct JSONBytes {
         }
     }
 
+    /// `[1,2,3]`.
+    mutating func integers(_ values: [Int64]) {
+        byte("[")
+        for (index, value) in values.enumerated() {
+            if index > 0 { byte(",") }
+            integer(value)
+        }
+        byte("]")
+    }
+
     mutating func optional(_ value: Int64?) {
         if let value { integer(value) } else { raw("null") }
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// One device's numbers-only export: the file it keeps in the sync folder (`SyncFolder`), read by every other
 /// device (`DeviceSync`). Its document is JSON, described by docs/sync.schema.json, in one zstd frame with a
-/// content checksum.
+/// content checksum, after a header that names the device and the sequence number (`SyncExportHeader`).
 ///
 /// The document holds the device's id and label, the export's sequence number (larger is newer: the only
 /// order that decides between two exports of one device), when it was written and when the device was last
@@ -10,25 +10,27 @@ import Foundation
 /// - `tools`, `models` and `windows`: the strings the rows name by index;
 /// - `days`: per UTC day (days since 1970-01-01), its buckets as rows of integers: quarter-hour within the
 ///   day, tool, model, then the row's `BucketField`s (context band, logged cost 0/1, speed, tier, region,
-///   the seven counts, events, logged cost in nano-USD, estimated events, web searches, web fetches; version 1
-///   held `BucketField.beforeDimensions` only), in order of the key and each key once; and its activity as
+///   the seven counts, events, logged cost in nano-USD, estimated events, web searches, web fetches; versions 1
+///   and 2 held `BucketField.beforeDimensions` only), in order of the key and each key once; and its activity as
 ///   rows of 3 (quarter-hour within the day, first and last record in milliseconds into it), in quarter order;
 /// - `limits`: rows of 6 (tool, window, time, used percent or null, window minutes or null, resets at or
 ///   null), in order of the first three;
-/// - `confirmations`: none yet (an empty list).
+/// - `confirmations`: every day's latest answer to `confirm` or undo of one (`SyncExportConfirmations`), the
+///   person's, as this device holds them (version 1 held none: an empty list).
 ///
 /// Reading refuses anything else: another format, a newer version, an unknown key, a value of the wrong kind
 /// or outside its range, rows out of order. Nothing of a refused file is used.
 public struct SyncExport: Sendable {
     public static let format = "unprompt-sync"
-    /// 2 since buckets carry their price dimensions and server-tool calls; version 1 is still read.
-    public static let version: Int64 = 2
+    /// 3 since buckets carry their price dimensions and server-tool calls (2: confirmations and the header);
+    /// versions 1 and 2 are still read.
+    public static let version: Int64 = 3
     /// Larger documents are refused (a year of a heavy user's buckets is a few MB).
     static let maxDocumentBytes = 1 << 30
 
     /// A bucket row's fields after its quarter-hour, tool and model, as export `version` writes them.
     static func bucketFields(version: Int64) -> [BucketField] {
-        version == 1 ? BucketField.beforeDimensions : BucketField.allCases
+        version < 3 ? BucketField.beforeDimensions : BucketField.allCases
     }
 
     public let device: String
@@ -57,8 +59,12 @@ public struct SyncExport: Sendable {
 
     // MARK: - Writing
 
-    /// The file's bytes.
-    public func file() -> Data { Zstd.compress(document()) }
+    /// The file's bytes: the header (`SyncExportHeader`), then the document in one zstd frame.
+    public func file() -> Data {
+        let frame = Zstd.compress(document())
+        let header = SyncExportHeader(version: Self.version, device: device, sequence: sequence, frameBytes: frame.count)
+        return Data(header.frame()) + frame
+    }
 
     /// The JSON document.
     public func document() -> [UInt8] {
@@ -106,6 +112,9 @@ public struct SyncExport: Sendable {
             tools.add(sample.tool)
             windows.add(sample.window)
         }
+        tools.sortByBytes()
+        models.sortByBytes()
+        windows.sortByBytes()
         json.raw(",\"tools\":")
         json.strings(tools.strings)
         json.raw(",\"models\":")
@@ -182,7 +191,8 @@ public struct SyncExport: Sendable {
             json.optional(sample.resetsAt)
             json.byte("]")
         }
-        json.raw("],\"confirmations\":[]")
+        json.raw("],\"confirmations\":")
+        write(confirmations: history.confirmations, into: &json)
         return json.bytes
     }
 
@@ -196,8 +206,9 @@ public struct SyncExport: Sendable {
         return false
     }
 
-    /// Strings numbered in order of first use (a history's rows come in the store's order, so the same history
-    /// always gives the same document).
+    /// Strings numbered in their UTF-8 order (as SQLite orders text): rows in order of their indices are then
+    /// in the store's order, which an importing device keeps without sorting, and the same history always gives
+    /// the same document.
     private struct Interned {
         var index: [String: Int64] = [:]
         var strings: [String] = []
@@ -206,6 +217,11 @@ public struct SyncExport: Sendable {
             guard index[text] == nil else { return }
             index[text] = Int64(strings.count)
             strings.append(text)
+        }
+
+        mutating func sortByBytes() {
+            strings.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            for (position, text) in strings.enumerated() { index[text] = Int64(position) }
         }
     }
 }

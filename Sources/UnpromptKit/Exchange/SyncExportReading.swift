@@ -30,7 +30,18 @@ extension SyncExport {
                 message: error.tooLarge ? "it would be larger than \(maxDocumentBytes >> 20) MB" : "it is cut short or damaged (zstd: \(error.message))",
                 device: nil, label: nil)
         }
-        return try decode(document: &bytes)
+        let export = try decode(document: &bytes)
+        // A header must say what the document says, and the file be as long as it says.
+        if data.starts(with: SyncExportHeader.magic) {
+            let header = SyncExportHeader.read(prefix: Array(data.prefix(8 + SyncExportHeader.maxBytes)), fileBytes: data.count)
+            guard let header, header.device == export.device, header.sequence == export.sequence, header.version <= SyncExport.version
+            else {
+                throw SyncExportProblem(
+                    kind: .damaged, message: "its header does not match its document (cut short or damaged)", device: export.device,
+                    label: export.label)
+            }
+        }
+        return export
     }
 
     /// Reads the JSON document (`bytes` gains simdjson's padding at its end).
@@ -115,9 +126,11 @@ private struct DocumentReader {
         var history = try days(fields["days"]!, tools: tools, models: models, bucketFields: SyncExport.bucketFields(version: version))
         history.measuredAt = measuredAt
         history.limits = try limits(fields["limits"]!, tools: tools, windows: windows)
-        guard case .array(let confirmations) = parser.value(of: fields["confirmations"]!), parser.elements(of: confirmations).isEmpty else {
-            throw problem("its confirmations are not an empty list")
-        }
+        let confirmations = SyncConfirmationReader(parser: parser, problem: { [device, label] message in
+            SyncExportProblem(kind: .damaged, message: message, device: device, label: label)
+        })
+        history.confirmations = try confirmations.read(fields["confirmations"]!)
+        if version == 1, !history.confirmations.isEmpty { throw problem("its confirmations are not an empty list (export version 1)") }
         return SyncExport(device: device, label: label, sequence: sequence, exportedAt: exportedAt, history: history)
     }
 
@@ -153,6 +166,8 @@ private struct DocumentReader {
         let width = 3 + bucketFields.count
         let events = 3 + bucketFields.firstIndex(of: .events)!
         let estimated = 3 + bucketFields.firstIndex(of: .estimatedEvents)!
+        // One row's values, reused for every row.
+        var v = [Int64](repeating: 0, count: width)
         for entry in parser.elements(of: ref) {
             guard case .object = parser.value(of: entry) else { throw problem("a day is not an object") }
             let fields = parser.entries(of: entry)
@@ -171,7 +186,6 @@ private struct DocumentReader {
             let firstQuarter = day * perDay
             var previous: [Int64]?
             for row in 0..<rows {
-                var v = [Int64](repeating: 0, count: width)
                 for column in 0..<width {
                     guard let value = parser.tableInteger(row * width + column) else {
                         throw problem("bucket \(row + 1) of \(dayText) holds something other than whole numbers")

@@ -18,6 +18,20 @@ public struct FixtureCase: Sendable, CustomStringConvertible {
 
     /// Files of the case folder that describe it rather than play the tool's files.
     public static let caseFiles: Set<String> = ["README.md", "expected.json", "TZ", "KNOWN-ISSUES"]
+    /// The folder of a case's steps (`steps/1-NAME/`, `steps/2-NAME/`, …), each played in turn.
+    public static let stepsFolder = "steps"
+
+    /// The case's steps, in the order of the number each folder's name starts with: each a case of its own
+    /// (its files and its `expected.json`) whose zone, known issues and tool are the case's. None for a case
+    /// read in one go.
+    public func steps() -> [FixtureCase] {
+        let folder = directory + "/" + Self.stepsFolder
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }
+        func number(_ name: String) -> Int { Int(name.prefix { $0.isNumber }) ?? Int.max }
+        return names.sorted { (number($0), $0) < (number($1), $1) }.map { name in
+            FixtureCase(tool: tool, name: self.name + "/" + Self.stepsFolder + "/" + name, directory: folder + "/" + name)
+        }
+    }
 
     /// The zone the case is read in (`TZ`): UTC, unless the case names one in a file `TZ`, for logs that
     /// write local times without a zone. Never the machine's own zone, so a case reads the same everywhere.
@@ -65,6 +79,7 @@ public struct FixtureCase: Sendable, CustomStringConvertible {
             var isDirectory: ObjCBool = false
             return FileManager.default.fileExists(atPath: directory + "/" + name, isDirectory: &isDirectory)
                 && !isDirectory.boolValue && !FixtureCase.caseFiles.contains(name)
+                && !name.hasPrefix(FixtureCase.stepsFolder + "/")
         }.sorted()
     }
 
@@ -76,7 +91,7 @@ public struct FixtureCase: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The cases under `fixtures` (folders `TOOL/CASE/` holding an `expected.json`), of `tools` only when
+    /// The cases under `fixtures` (folders `TOOL/CASE/` holding an `expected.json` or `steps/`), of `tools` only when
     /// given, sorted: adding a case never edits Swift. A folder that cannot be listed is an error, never no
     /// cases, so a run cannot pass by reading nothing.
     public static func cases(in fixtures: String, tools: [String]? = nil) throws(FixtureFailure) -> [FixtureCase] {
@@ -84,7 +99,9 @@ public struct FixtureCase: Sendable, CustomStringConvertible {
         for tool in try entries(fixtures) where tools?.contains(tool) ?? true {
             let toolDirectory = fixtures + "/" + tool
             for name in try entries(toolDirectory)
-            where FileManager.default.fileExists(atPath: toolDirectory + "/" + name + "/expected.json") {
+            where FileManager.default.fileExists(atPath: toolDirectory + "/" + name + "/expected.json")
+                || FileManager.default.fileExists(atPath: toolDirectory + "/" + name + "/" + stepsFolder)
+            {
                 cases.append(FixtureCase(tool: tool, name: name, directory: toolDirectory + "/" + name))
             }
         }

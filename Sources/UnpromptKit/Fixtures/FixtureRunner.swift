@@ -11,6 +11,13 @@ public enum FixtureMode: String, Sendable, CaseIterable {
     case again
     /// The case fed in two parts across two scans, cut at a place a seeded generator picks.
     case split
+    /// A case with `steps/`: each step's files put in place over the last one's (a `.sql` script applied to
+    /// the database the earlier steps built), then scanned into the one store, which must hold that step's
+    /// `expected.json`; a scan after the last step adds nothing. The only mode of such a case.
+    case steps
+
+    /// The modes of a case without steps.
+    public static let single: [FixtureMode] = [.dryRun, .store, .again, .split]
 }
 
 /// What running one case gave: per mode, where it differs from `expected.json` (empty when it holds), and
@@ -88,15 +95,28 @@ public struct FixtureRunner: Sendable {
     }
 
     public func run(_ fixture: FixtureCase, seed: UInt64) -> FixtureOutcome {
+        let steps = !fixture.steps().isEmpty
         let expected: [String: FixtureJSON]
         let zone: TimeZone
         var known: [FixtureMode: String] = [:]
         do throws(FixtureFailure) {
-            expected = try fixture.expected()
+            // A case with steps has an `expected.json` per step instead.
+            expected = steps ? [:] : try fixture.expected()
             zone = try fixture.timeZone()
             for mode in FixtureMode.allCases { known[mode] = try fixture.knownIssue(mode) }
         } catch {
             return FixtureOutcome(fixture: fixture, modes: [], cut: nil, error: error.description)
+        }
+        if steps {
+            let differences: [String]
+            do throws(FixtureFailure) {
+                differences = try runSteps(fixture, zone)
+            } catch {
+                differences = [error.description]
+            }
+            return FixtureOutcome(
+                fixture: fixture, modes: [FixtureOutcome.Mode(mode: .steps, differences: differences, knownIssue: known[.steps])],
+                cut: nil, error: nil)
         }
         let stored = expected.filter { FixtureFigures.storedKeys.contains($0.key) }
         var differences: [FixtureMode: [String]] = [:]
@@ -124,10 +144,33 @@ public struct FixtureRunner: Sendable {
         }
         return FixtureOutcome(
             fixture: fixture,
-            modes: FixtureMode.allCases.map { mode in
+            modes: FixtureMode.single.map { mode in
                 FixtureOutcome.Mode(mode: mode, differences: differences[mode] ?? [], knownIssue: known[mode])
             },
             cut: cut, error: nil)
+    }
+
+    /// The case's steps in order, against one store: where each step's store differs from its `expected.json`.
+    private func runSteps(_ fixture: FixtureCase, _ zone: TimeZone) throws(FixtureFailure) -> [String] {
+        let place = try FixturePlace()
+        defer { place.remove() }
+        let store = try place.openStore()
+        var problems: [String] = []
+        for (index, step) in fixture.steps().enumerated() {
+            let files = step.inputFiles()
+            guard !files.isEmpty else { throw FixtureFailure(description: "\(step) has no input files") }
+            // Every file moves on a second, so each step's changes are seen whatever the clock's resolution.
+            if index > 0 { try place.touchAll() }
+            for file in files { try place.copy(step.directory + "/" + file, as: file, cut: nil) }
+            _ = try scan(store, place, zone)
+            let want = try step.expected().filter { FixtureFigures.storedKeys.contains($0.key) }
+            guard !want.isEmpty else { throw FixtureFailure(description: "\(step): expected.json names no figure a store holds") }
+            problems += FixtureCase.differences(try place.figures(store, tool: fixture.tool), expected: want)
+                .map { "step \(step.name.split(separator: "/").last ?? ""): \($0)" }
+        }
+        let again = try scan(store, place, zone)
+        if again.counted != 0 { problems.append("a scan after the last step counted \(again.counted) records") }
+        return problems
     }
 
     /// A second scan with nothing new, then a third after every file was touched: each must count nothing

@@ -122,8 +122,8 @@ extension UsageQueries {
         do throws(StoreError) {
             let confirmation = try confirmation(of: try proposal(for: day), context: context)
             guard let store else { throw StoreError(message: "no store to keep the answer in", busy: false) }
-            try store.save(confirmation)
-            return replacing(confirmations: Array(schedule.confirmations.values.filter { $0.day != day }) + [confirmation])
+            let kept = try store.save(confirmation)
+            return replacing(confirmations: Array(schedule.confirmations.values.filter { $0.day != day }) + [kept])
         } catch {
             throw .store(error)
         }
@@ -132,7 +132,7 @@ extension UsageQueries {
     /// Removes the day's confirmation; `removed` is false when it had none.
     public func undo(day: Int64) throws(StoreError) -> (queries: UsageQueries, removed: Bool) {
         guard let store else { return (self, false) }
-        let removed = try store.removeConfirmation(day: day)
+        let removed = try store.removeConfirmation(day: day, at: now)
         return (replacing(confirmations: Array(schedule.confirmations.values.filter { $0.day != day })), removed)
     }
 

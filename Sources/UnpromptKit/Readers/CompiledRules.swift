@@ -50,7 +50,7 @@ final class CompiledInput: Sendable {
                 match: rule.match.map { compiler.condition($0, scope: .line) },
                 set: rule.set.map { ($0.name, compiler.value($0.value, scope: .line)) })
         }
-        records = input.records.map { CompiledRecord($0, compiler) }
+        records = input.records.enumerated().map { CompiledRecord($1, index: $0, compiler) }
         limits = input.limits.map { rule in
             // With `select`, the paths are read inside each element (`^path` from the line), as for records.
             let scope = RuleCompiler.Scope(fromLine: rule.select == nil, decode: [])
@@ -111,6 +111,7 @@ final class RuleCompiler {
                 case .path(let p): .path(path(p, scope: scope))
                 case .variable(let name): .variable(name)
                 case .entryKey: .entryKey
+                case .elementIndex: .elementIndex
                 case .constant(let text): .constant(text)
                 case .lookup(let lookup):
                     .lookup(
@@ -120,11 +121,21 @@ final class RuleCompiler {
                             path: Self.pointer(lookup.path)))
                 }
             },
-            pattern: value.pattern?.regex)
+            patterns: value.patterns.map(\.regex))
     }
 
     func condition(_ condition: Condition, scope: Scope) -> CompiledCondition {
-        CompiledCondition(path: path(condition.path, scope: scope), test: condition.test)
+        switch condition.subject {
+        case .path(let field): CompiledCondition(path: path(field, scope: scope), variable: nil, test: condition.test)
+        case .variable(let name): CompiledCondition(path: nil, variable: name, test: condition.test)
+        }
+    }
+
+    /// A path through arrays: its first step as a path of the record, the rest as pointers inside each element.
+    func each(_ list: ListPath, scope: Scope) -> CompiledEach {
+        CompiledEach(
+            first: list.steps.first.flatMap { $0 }.map { path($0, scope: scope) },
+            rest: list.steps.dropFirst().map { $0.map(Self.pointer) })
     }
 
     /// A value whose paths are placed under `base` (`tokens_at`, `fallback_at`), when there is one.
@@ -132,22 +143,35 @@ final class RuleCompiler {
         guard let base else { return self.value(value, scope: scope) }
         let rebased = ValueSpec(
             alternatives: value.alternatives.map { source in
-                guard case .path(let path) = source, !path.fromRoot else { return source }
-                return .path(
-                    FieldPath(components: base.components + path.components, fromRoot: base.fromRoot, text: "\(base).\(path)"))
-            }, pattern: value.pattern, mark: value.mark)
+                guard case .path(let path) = source else { return source }
+                return .path(Self.path(path, under: base))
+            }, patterns: value.patterns, mark: value.mark)
         return self.value(rebased, scope: scope)
     }
 
     /// Token fields, each path placed under `base` when the descriptor gives `tokens_at` or `fallback_at`.
     func tokens(_ spec: TokenSpec, under base: FieldPath?, scope: Scope) -> CompiledTokens {
-        func addend(_ value: ValueSpec) -> CompiledValue { self.value(value, under: base, scope: scope) }
-        func field(_ count: CountSpec?) -> [CompiledValue]? { count.map { $0.addends.map(addend) } }
+        func addend(_ addend: Addend) -> CompiledAddend {
+            switch addend {
+            case .each(let list):
+                let steps = [list.steps.first.flatMap { $0 }.map { Self.path($0, under: base) } ?? base] + list.steps.dropFirst()
+                return .each(each(ListPath(steps: steps, text: list.text), scope: scope))
+            case .value(let value):
+                return .value(self.value(value, under: base, scope: scope))
+            }
+        }
+        func field(_ count: CountSpec?) -> [CompiledAddend]? { count.map { $0.addends.map(addend) } }
         return CompiledTokens(
             input: field(spec.input), output: field(spec.output), cacheRead: field(spec.cacheRead),
             cacheWrite: field(spec.cacheWrite), cacheWrite5m: field(spec.cacheWrite5m),
             cacheWrite1h: field(spec.cacheWrite1h), cacheWrite12h: field(spec.cacheWrite12h), reasoning: field(spec.reasoning),
             total: field(spec.total))
+    }
+
+    /// A token field's path below `tokens_at` (or `fallback_at`); a path from the line's root stays as written.
+    static func path(_ path: FieldPath, under base: FieldPath?) -> FieldPath {
+        guard let base, !path.fromRoot else { return path }
+        return FieldPath(components: base.components + path.components, fromRoot: base.fromRoot, text: "\(base).\(path)")
     }
 
     private func slot(for pointer: JSONPointer) -> Int {
@@ -229,14 +253,20 @@ final class CompiledWindow: Sendable {
     }
 }
 
+/// One item of a count's sum: a value, or every value a path through arrays reaches.
+enum CompiledAddend: Sendable {
+    case value(CompiledValue)
+    case each(CompiledEach)
+}
+
 /// Each count field as the values whose sum it is (one value unless the descriptor wrote `sum`).
 final class CompiledTokens: Sendable {
-    let input, output, cacheRead, cacheWrite, cacheWrite5m, cacheWrite1h, cacheWrite12h, reasoning, total: [CompiledValue]?
+    let input, output, cacheRead, cacheWrite, cacheWrite5m, cacheWrite1h, cacheWrite12h, reasoning, total: [CompiledAddend]?
 
     init(
-        input: [CompiledValue]?, output: [CompiledValue]?, cacheRead: [CompiledValue]?, cacheWrite: [CompiledValue]?,
-        cacheWrite5m: [CompiledValue]?, cacheWrite1h: [CompiledValue]?, cacheWrite12h: [CompiledValue]?,
-        reasoning: [CompiledValue]?, total: [CompiledValue]?
+        input: [CompiledAddend]?, output: [CompiledAddend]?, cacheRead: [CompiledAddend]?, cacheWrite: [CompiledAddend]?,
+        cacheWrite5m: [CompiledAddend]?, cacheWrite1h: [CompiledAddend]?, cacheWrite12h: [CompiledAddend]?,
+        reasoning: [CompiledAddend]?, total: [CompiledAddend]?
     ) {
         self.input = input
         self.output = output
@@ -299,9 +329,15 @@ final class CompiledRecord: Sendable {
     let cost: CompiledValue?
     let estimated: Bool
     let dimensions: CompiledDimensions
+    /// The rule's place in its input, for its `ReadDiagnostics`.
+    let index: Int
+    /// The token paths as written (below `tokens_at`), for the dry run's `no-usage` warning.
+    let tokenPaths: [FieldPath]
 
-    init(_ rule: RecordRule, _ compiler: RuleCompiler) {
+    init(_ rule: RecordRule, index: Int, _ compiler: RuleCompiler) {
         let scope = RuleCompiler.Scope(fromLine: rule.select == nil, decode: rule.decode)
+        self.index = index
+        tokenPaths = Self.tokenPaths(of: rule)
         name = rule.name
         match = rule.match.map { compiler.condition($0, scope: scope) }
         select = rule.select
@@ -335,5 +371,27 @@ final class CompiledRecord: Sendable {
         cost = rule.cost.map { compiler.value($0, scope: scope) }
         estimated = rule.estimated
         dimensions = CompiledDimensions(rule.dimensions, under: rule.tokensAt, compiler, scope: scope)
+    }
+}
+
+extension CompiledRecord {
+    /// The paths a rule's token fields are read from, in field order, as written (below `tokens_at`).
+    static func tokenPaths(of rule: RecordRule) -> [FieldPath] {
+        [
+            rule.tokens.input, rule.tokens.output, rule.tokens.cacheRead, rule.tokens.cacheWrite, rule.tokens.cacheWrite5m,
+            rule.tokens.cacheWrite1h, rule.tokens.cacheWrite12h, rule.tokens.reasoning,
+        ].compactMap { $0 }.flatMap(\.addends).flatMap { addend -> [FieldPath] in
+            switch addend {
+            case .value(let value):
+                return value.alternatives.compactMap { source in
+                    guard case .path(let path) = source else { return nil }
+                    return RuleCompiler.path(path, under: rule.tokensAt)
+                }
+            // A sum over an array: the array's own path (where its elements are looked for).
+            case .each(let list):
+                return [list.steps.first.flatMap { $0 }.map { RuleCompiler.path($0, under: rule.tokensAt) } ?? rule.tokensAt]
+                    .compactMap { $0 }
+            }
+        }
     }
 }

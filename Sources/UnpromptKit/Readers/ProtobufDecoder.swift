@@ -38,14 +38,14 @@ struct ProtobufDecoder {
                 try reader.skip(wire: wire)
                 continue
             }
-            let read = try value(of: field, wire: wire, from: &reader)
+            let read = try occurrence(of: field, wire: wire, from: &reader)
             if field.repeated {
-                guard case .list(let items) = values[field.name] ?? .list([]), case .list(let new) = read else { throw Failure() }
-                values[field.name] = .list(items + new)
-            } else if case .message(let type, let more) = read, case .message(_, let earlier)? = values[field.name] {
+                guard case .list(let items) = values[field.name] ?? .list([]) else { throw Failure() }
+                values[field.name] = .list(items + read)
+            } else if case .message(let type, let more) = read[0], case .message(_, let earlier)? = values[field.name] {
                 values[field.name] = .message(type, earlier + more)
             } else {
-                values[field.name] = read
+                values[field.name] = read[0]
             }
         }
         out.open()
@@ -75,30 +75,27 @@ struct ProtobufDecoder {
         }
     }
 
-    /// One occurrence of `field`: for a repeated field, a list (several values when packed).
-    private func value(of field: ProtobufField, wire: UInt64, from reader: inout WireReader) throws(Failure) -> Value {
+    /// The values of one occurrence of `field`: one, or several for a packed repeated scalar.
+    private func occurrence(of field: ProtobufField, wire: UInt64, from reader: inout WireReader) throws(Failure) -> [Value] {
         switch field.type {
         case .scalar(let scalar):
             if field.repeated, wire == 2, scalar.wireType != 2 {
                 var packed = WireReader(bytes: try reader.lengthDelimited())
                 var items: [Value] = []
                 while !packed.atEnd { items.append(.number(try Self.scalar(scalar, from: &packed))) }
-                return .list(items)
+                return items
             }
             guard wire == scalar.wireType else { throw Failure() }
-            let one = Value.number(try Self.scalar(scalar, from: &reader))
-            return field.repeated ? .list([one]) : one
+            return [.number(try Self.scalar(scalar, from: &reader))]
         case .string:
             guard wire == 2, let text = String(validating: try reader.lengthDelimited(), as: UTF8.self) else { throw Failure() }
-            return field.repeated ? .list([.text(text)]) : .text(text)
+            return [.text(text)]
         case .timestamp:
             guard wire == 2 else { throw Failure() }
-            let one = Value.number(try Self.milliseconds(try reader.lengthDelimited()))
-            return field.repeated ? .list([one]) : one
+            return [.number(try Self.milliseconds(try reader.lengthDelimited()))]
         case .message(let type):
             guard wire == 2 else { throw Failure() }
-            let one = Value.message(type, Array(try reader.lengthDelimited()))
-            return field.repeated ? .list([one]) : one
+            return [.message(type, Array(try reader.lengthDelimited()))]
         }
     }
 

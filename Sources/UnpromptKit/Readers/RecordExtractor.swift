@@ -12,6 +12,8 @@ public struct SourceReadResult: Sendable {
     public var skipped: [String: Int] = [:]
     /// The first problems, with their line numbers; `skipped` has the full counts.
     public var problems: [ReadProblem] = []
+    /// What a dry run explains its warnings with (`ReadDiagnostics`).
+    public var diagnostics = ReadDiagnostics()
     /// Where the next read starts: the end of the last complete line consumed.
     public var endOffset: Int64 = 0
     public var state = SourceState()
@@ -91,6 +93,7 @@ struct RecordExtractor {
         root: JSONRef, parser: JSONParser, line: Int, state: inout SourceState, into result: inout SourceReadResult,
         siblings: SiblingValues?
     ) {
+        let limitsBefore = result.limits.count
         let lineContext = RecordContext(
             parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [],
             overrun: overrun)
@@ -129,9 +132,10 @@ struct RecordExtractor {
                 var matched = false
                 switch (select.kind, container) {
                 case (.arrayElements, .array(let ref)):
-                    for element in parser.elements(of: ref) {
+                    for (index, element) in parser.elements(of: ref).enumerated() {
                         parser.forgetReadReplacedText()
-                        let c = elementContext(rule, parser, root, element, nil, state.variables)
+                        var c = elementContext(rule, parser, root, element, nil, state.variables)
+                        c.elementIndex = index
                         if rule.match.allHold(in: c) {
                             matched = true
                             readRecord(rule, c, line: line, state: &state, into: &result, siblings: siblings)
@@ -157,6 +161,10 @@ struct RecordExtractor {
                     return
                 }
             }
+        }
+        if !input.records.isEmpty, result.limits.count == limitsBefore {
+            result.diagnostics.unmatched += 1
+            if result.diagnostics.firstUnmatched == nil { result.diagnostics.firstUnmatched = (0, line) }
         }
     }
 
@@ -202,6 +210,11 @@ struct RecordExtractor {
             let time = TimeParsing.milliseconds(timeValue, format: rule.time.format, timeZone: timeZone)
         else {
             result.skip(SkipReason.badTime, line: line, problem: true)
+            let number = rule.time.value.resolve(in: context)?.double
+            result.diagnostics.update(rule: rule.index) {
+                $0.badTimes += 1
+                if $0.firstBadTimeNumber == nil { $0.firstBadTimeNumber = number }
+            }
             return
         }
         var context = context
@@ -223,7 +236,7 @@ struct RecordExtractor {
             let key = rule.cumulativeKey.map { $0.resolve(in: context)?.text ?? "" }.joined(separator: "\u{1F}")
             if raw.isAbsent {
                 guard let fallback = rule.fallbackTokens, let delta = readTokens(fallback, context), !delta.isAbsent else {
-                    result.skip(SkipReason.noUsage, line: line)
+                    skipNoUsage(rule, context, line: line, into: &result)
                     return
                 }
                 raw = delta
@@ -251,7 +264,7 @@ struct RecordExtractor {
                 }
             }
         } else if raw.isAbsent, !rule.costOnly || cost == nil {
-            result.skip(SkipReason.noUsage, line: line)
+            skipNoUsage(rule, context, line: line, into: &result)
             return
         }
         let counts = normalize(raw, rule, context)
@@ -281,6 +294,41 @@ struct RecordExtractor {
                 keep: identity.fromKey ? rule.keep : .first,
                 alias: alias, checkAlias: checkAlias, aliasOwner: rule.aliasGroup.map(aliasGroup),
                 estimated: rule.estimated, dimensions: dimensions(rule.dimensions, context), serverTools: serverTools))
+        result.diagnostics.update(rule: rule.index) { $0.note(time: time, number: timeValue.double) }
+    }
+
+    /// A `no-usage` skip; the first of the source also keeps the key names where its first token path stops.
+    private func skipNoUsage(_ rule: CompiledRecord, _ context: RecordContext, line: Int, into result: inout SourceReadResult) {
+        result.skip(SkipReason.noUsage, line: line)
+        let known = result.diagnostics.rules.indices.contains(rule.index) && result.diagnostics.rules[rule.index].noUsageLevel != nil
+        let level = known ? nil : deepestLevel(of: rule.tokenPaths.first, context)
+        result.diagnostics.update(rule: rule.index) {
+            $0.noUsage += 1
+            if let level { $0.noUsageLevel = level }
+        }
+    }
+
+    /// The deepest object on `path` (within the record) that exists, as its path and its key names; nil when
+    /// none of it is an object. Key names only: the dry run may print them, never a value.
+    private func deepestLevel(of path: FieldPath?, _ context: RecordContext) -> (path: String, keys: [String])? {
+        guard let path else { return nil }
+        let base = path.fromRoot ? context.root : context.element
+        for depth in stride(from: path.components.count - 1, through: 0, by: -1) {
+            let prefix = Array(path.components.prefix(depth))
+            let pointer = RuleCompiler.pointer(FieldPath(components: prefix, fromRoot: path.fromRoot, text: ""))
+            guard case .object(let ref) = context.parser.value(at: pointer, in: base) else { continue }
+            let keys = context.parser.entries(of: ref).map(\.key).sorted().prefix(RuleDiagnostics.keyLimit).map { key in
+                key.count > RuleDiagnostics.keyLength ? String(key.prefix(RuleDiagnostics.keyLength)) + "…" : key
+            }
+            let written = prefix.map { component -> String in
+                switch component {
+                case .key(let key): key
+                case .index(let index): "[\(index)]"
+                }
+            }
+            return ((path.fromRoot ? "^" : "") + written.joined(separator: "."), keys)
+        }
+        return nil
     }
 
     /// Each dimension the record states, through the descriptor's map; nil for one it does not state.
@@ -312,7 +360,7 @@ struct RecordExtractor {
     private func readTokens(_ tokens: CompiledTokens, _ context: RecordContext) -> RawTokens? {
         var raw = RawTokens()
         var valid = true
-        func read(_ addends: [CompiledValue]?) -> Int64? {
+        func read(_ addends: [CompiledAddend]?) -> Int64? {
             guard let addends else { return nil }
             switch readCount(addends, context) {
             case .absent: return nil
@@ -339,16 +387,33 @@ struct RecordExtractor {
         case invalid
     }
 
-    /// The sum of a count field's present addends; absent when all are absent; invalid when one is present
-    /// but not a count, or the sum is above what one record may count (`TokenCounts.recordCeiling`).
-    private func readCount(_ addends: [CompiledValue], _ context: RecordContext) -> CountRead {
+    /// The sum of a count field's present addends (every element's, for a path through arrays); absent when all
+    /// are absent; invalid when one is present but not a count, or the sum is above what one record may count
+    /// (`TokenCounts.recordCeiling`).
+    private func readCount(_ addends: [CompiledAddend], _ context: RecordContext) -> CountRead {
         var sum: Int64?
-        for value in addends {
-            guard let found = value.resolve(in: context) else { continue }
-            guard let count = found.count else { return .invalid }
+        var invalid = false
+        func add(_ found: FieldValue) -> Bool {
+            guard let count = found.count else {
+                invalid = true
+                return false
+            }
             let (next, overflow) = (sum ?? 0).addingReportingOverflow(count)
-            if overflow || next > TokenCounts.recordCeiling { return .invalid }
+            if overflow || next > TokenCounts.recordCeiling {
+                invalid = true
+                return false
+            }
             sum = next
+            return true
+        }
+        for addend in addends {
+            switch addend {
+            case .value(let value):
+                if let found = value.resolve(in: context), !add(found) { return .invalid }
+            case .each(let each):
+                each.values(in: context, add)
+                if invalid { return .invalid }
+            }
         }
         return sum.map { .count($0) } ?? .absent
     }

@@ -2,7 +2,17 @@ import Foundation
 
 /// Turns a record's time value into milliseconds since 1970 (UTC), in the format the descriptor declares.
 enum TimeParsing {
+    /// 2100-01-01T00:00:00Z: a time from then on is no time (`bad-time`), like a count above its ceiling. Such a
+    /// date is damage, not usage, and a view that runs to the last day with usage would build a reading for every
+    /// day until it (up to 9999-12-31: minutes and gigabytes).
+    static let ceiling: Int64 = 4_102_444_800_000
+
     static func milliseconds(_ value: FieldValue, format: TimeFormat, timeZone: TimeZone) -> Int64? {
+        guard let time = parsed(value, format: format, timeZone: timeZone), time < ceiling else { return nil }
+        return time
+    }
+
+    private static func parsed(_ value: FieldValue, format: TimeFormat, timeZone: TimeZone) -> Int64? {
         switch format {
         case .epochSeconds:
             guard let seconds = value.double, seconds.isFinite, seconds >= 0, seconds < 1e11 else { return nil }

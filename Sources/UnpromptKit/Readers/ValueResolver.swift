@@ -28,6 +28,8 @@ struct RecordContext {
     let root: JSONRef
     let element: JSONRef
     let entryKey: String?
+    /// The element's position in the array `select: path[]` expands (`@index`).
+    var elementIndex: Int? = nil
     var variables: [String: String]
     /// Parsed `decode` fields, by index; nil where the field is absent or not JSON.
     var decoded: [(JSONParser, JSONRef)?]
@@ -118,30 +120,34 @@ extension FieldValue {
             var expected = s
             return expected.withUTF8 { $0.count == bytes.count && memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
         case (.text(let t), .string(let s)): return t == s
+        // Text that is not a string of the log (a carried value) equals a literal written as its text.
+        case (.text(let t), .integer(let i)): return t == String(i)
+        case (.text(let t), .bool(let b)): return t == (b ? "true" : "false")
         default: return false
         }
     }
 }
 
-/// A value spec compiled: alternatives tried in order, then an optional capture.
+/// A value spec compiled: alternatives tried in order, then the first pattern that matches keeps its capture.
 final class CompiledValue: Sendable {
     enum Source: Sendable {
         case path(CompiledPath)
         case variable(String)
         case entryKey
+        case elementIndex
         case constant(String)
         case lookup(CompiledLookup)
     }
 
     let alternatives: [Source]
-    let pattern: NSRegularExpression?
+    let patterns: [NSRegularExpression]
 
-    init(alternatives: [Source], pattern: NSRegularExpression?) {
+    init(alternatives: [Source], patterns: [NSRegularExpression]) {
         self.alternatives = alternatives
-        self.pattern = pattern
+        self.patterns = patterns
     }
 
-    /// The first present, non-null alternative, then the pattern's first capture (nil when it does not match).
+    /// The first present, non-null alternative, then the first matching pattern's capture (nil when none matches).
     func resolve(in context: RecordContext) -> FieldValue? {
         var found: FieldValue?
         for source in alternatives {
@@ -152,6 +158,8 @@ final class CompiledValue: Sendable {
                 if let value = context.variables[name] { found = .text(value) }
             case .entryKey:
                 if let key = context.entryKey { found = .text(key) }
+            case .elementIndex:
+                if let index = context.elementIndex { found = .integer(Int64(index)) }
             case .constant(let text):
                 found = .text(text)
             case .lookup(let lookup):
@@ -159,18 +167,21 @@ final class CompiledValue: Sendable {
             }
             if found != nil { break }
         }
-        guard let value = found, let pattern else { return found }
+        guard let value = found, !patterns.isEmpty else { return found }
         let text = value.text
-        switch BoundedMatch.first(pattern, in: text) {
-        case .match(let match):
-            guard match.numberOfRanges > 1, let capture = Range(match.range(at: 1), in: text) else { return nil }
-            return .text(String(text[capture]))
-        case .none:
-            return nil
-        case .tooSlow:
-            context.overrun?.happened = true
-            return nil
+        for pattern in patterns {
+            switch BoundedMatch.first(pattern, in: text) {
+            case .match(let match):
+                guard match.numberOfRanges > 1, let capture = Range(match.range(at: 1), in: text) else { return nil }
+                return .text(String(text[capture]))
+            case .none:
+                continue
+            case .tooSlow:
+                context.overrun?.happened = true
+                return nil
+            }
         }
+        return nil
     }
 }
 
@@ -220,14 +231,17 @@ final class CompiledCondition: Sendable {
         case lessThan
     }
 
-    let path: CompiledPath
+    /// The field tested, or (nil) the carried value `variable`.
+    let path: CompiledPath?
+    let variable: String?
     private let kind: Kind
     private let literals: [Condition.Literal]
     private let regex: NSRegularExpression?
     private let bound: Double
 
-    init(path: CompiledPath, test: Condition.Test) {
+    init(path: CompiledPath?, variable: String?, test: Condition.Test) {
         self.path = path
+        self.variable = variable
         var literals: [Condition.Literal] = []
         var regex: NSRegularExpression?
         var bound = 0.0
@@ -250,7 +264,7 @@ final class CompiledCondition: Sendable {
     }
 
     func holds(in context: RecordContext) -> Bool {
-        let value = context.lookup(path)
+        let value = path.map { context.lookup($0) } ?? variable.flatMap { context.variables[$0] }.map { FieldValue.text($0) }
         switch kind {
         case .present:
             return value.map { !$0.isNull } ?? false
@@ -278,5 +292,37 @@ final class CompiledCondition: Sendable {
 extension Array where Element == CompiledCondition {
     func allHold(in context: RecordContext) -> Bool {
         allSatisfy { $0.holds(in: context) }
+    }
+}
+
+/// A path through arrays compiled (`rounds[].thinking.tokens`): the first step from the record, then each
+/// element's rest, nil where two `[]` meet or at the end (the element itself).
+final class CompiledEach: Sendable {
+    let first: CompiledPath?
+    let rest: [JSONPointer?]
+
+    init(first: CompiledPath?, rest: [JSONPointer?]) {
+        self.first = first
+        self.rest = rest
+    }
+
+    /// Every present, non-null value the path reaches, in order; none when an array along it is absent.
+    func values(in context: RecordContext, _ body: (FieldValue) -> Bool) {
+        let start: FieldValue? = first.map { context.lookup($0) } ?? .composite(context.element, context.parser)
+        guard let start else { return }
+        _ = walk(start, rest[...], body)
+    }
+
+    /// Feeds the values below `value` to `body`; false once `body` asked to stop.
+    private func walk(_ value: FieldValue, _ steps: ArraySlice<JSONPointer?>, _ body: (FieldValue) -> Bool) -> Bool {
+        guard let step = steps.first else { return value.isNull || body(value) }
+        guard case .composite(let ref, let parser) = value else { return true }
+        // `elements(of:)` is empty for an object: only arrays add their elements.
+        for element in parser.elements(of: ref) {
+            let next: FieldValue? = step.map { pointer in parser.value(at: pointer, in: element).map { FieldValue($0, parser) } }
+                ?? FieldValue.composite(element, parser)
+            if let next, !walk(next, steps.dropFirst(), body) { return false }
+        }
+        return true
     }
 }

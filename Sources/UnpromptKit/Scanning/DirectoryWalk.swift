@@ -3,7 +3,7 @@ import Foundation
 /// The one walk of a directory tree, shared by discovery, the polling watcher and the inotify watcher, so all
 /// three see the same files: entries in name order; symbolic links to files followed, links to directories not
 /// (a walk cannot loop, and a loop of links is no file); only regular files, so a FIFO, socket or device is
-/// never opened; the entry type from `readdir`, so only links and unknown types cost a stat. Names are bytes
+/// never opened (each is given to `other`, as is a link that loops or leads nowhere); the entry type from `readdir`, so only links and unknown types cost a stat. Names are bytes
 /// (`SystemPath`): one that is not UTF-8 is walked, matched and opened like any other.
 enum DirectoryWalk {
     /// What to do with a directory the walk reaches.
@@ -17,13 +17,13 @@ enum DirectoryWalk {
 
     /// Walks `directory`, whose segments relative to its source's root are `relative`. `visit` is asked about
     /// `directory` and every directory below it that `descend` accepts, before their entries are read; `file`
-    /// is given every file. `unlisted` hears the `errno` of a directory that could not be listed. False when
-    /// `visit` stopped the walk.
+    /// is given every file, and `other` every entry that is neither a file nor a directory nor a link to one.
+    /// `unlisted` hears the `errno` of a directory that could not be listed. False when `visit` stopped the walk.
     @discardableResult
     static func walk(
         _ directory: String, relative: [Substring], descend: ([Substring]) -> Bool,
         visit: (String, [Substring]) -> Visit = { _, _ in .enter }, file: (String, [Substring]) -> Void,
-        unlisted: (Int32) -> Void = { _ in }
+        other: ([Substring]) -> Void = { _ in }, unlisted: (Int32) -> Void = { _ in }
     ) -> Bool {
         switch visit(directory, relative) {
         case .stop: return false
@@ -40,10 +40,17 @@ enum DirectoryWalk {
             switch kind {
             case .directory:
                 guard descend(segments) else { continue }
-                guard walk(path, relative: segments, descend: descend, visit: visit, file: file, unlisted: unlisted)
+                guard
+                    walk(
+                        path, relative: segments, descend: descend, visit: visit, file: file, other: other,
+                        unlisted: unlisted)
                 else { return false }
             case .file:
                 file(path, segments)
+            case .other:
+                other(segments)
+            case .linkToDirectory:
+                continue
             }
         }
         return true
@@ -52,10 +59,13 @@ enum DirectoryWalk {
     private enum Kind {
         case directory
         case file
+        /// A FIFO, socket or device, or a link that loops or leads nowhere (or to one of those).
+        case other
+        /// Never entered, so that a walk cannot loop.
+        case linkToDirectory
     }
 
-    /// A directory's entries by name, with what each is (other kinds, and broken links, left out); nil when it
-    /// cannot be listed (`errno` says why).
+    /// A directory's entries by name, with what each is; nil when it cannot be listed (`errno` says why).
     private static func entries(of directory: String) -> [(name: String, kind: Kind)]? {
         guard let handle = SystemPath.withCString(directory, { opendir($0) }) else { return nil }
         var listed: [(name: String, type: UInt8)] = []
@@ -74,15 +84,17 @@ enum DirectoryWalk {
             // A link, or a file system that does not report types: look.
             var info = stat()
             let path = directory + "/" + name
+            // Gone since it was listed: nothing to report.
             guard SystemPath.lstat(path, &info) else { return nil }
             if info.st_mode & S_IFMT == S_IFLNK {
-                guard SystemPath.stat(path, &info), SystemPath.isRegularFile(info) else { return nil }
-                return (name, .file)
+                guard SystemPath.stat(path, &info) else { return (name, .other) }
+                if info.st_mode & S_IFMT == S_IFDIR { return (name, .linkToDirectory) }
+                return (name, SystemPath.isRegularFile(info) ? .file : .other)
             }
             switch info.st_mode & S_IFMT {
             case S_IFDIR: return (name, .directory)
             case S_IFREG: return (name, .file)
-            default: return nil
+            default: return (name, .other)
             }
         }
     }

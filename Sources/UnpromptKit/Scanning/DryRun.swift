@@ -17,6 +17,8 @@ public struct ReaderReport: Sendable {
     public var limitSamples = 0
     /// The first problems: the source's number in this report's sorted source list, and the line.
     public var problems: [(source: Int, line: Int, reason: String)] = []
+    /// Mistakes the descriptor may hold (`DryRunWarnings`).
+    public var warnings: [DryRunWarning] = []
 
     public init(id: String) { self.id = id }
 }
@@ -30,23 +32,36 @@ public struct DryRun: Sendable {
     public let discovery: SourceDiscovery
     public let timeZone: TimeZone
     public let workers: Int
+    /// Milliseconds since 1970, for the warning about times ahead of the clock.
+    public let now: Int64
+    /// Whether a reader that finds no source says where it looked (`no-sources`): for a reader asked for by
+    /// name or below `--root`, not for every tool that is simply not installed.
+    public let explainsMissingSources: Bool
 
-    public init(discovery: SourceDiscovery, timeZone: TimeZone = TimeZone(identifier: "UTC")!, workers: Int? = nil) {
+    public init(
+        discovery: SourceDiscovery, timeZone: TimeZone = TimeZone(identifier: "UTC")!, workers: Int? = nil, now: Int64? = nil,
+        explainsMissingSources: Bool = true
+    ) {
         self.discovery = discovery
+        self.explainsMissingSources = explainsMissingSources
         self.timeZone = timeZone
         self.workers = workers ?? max(1, ProcessInfo.processInfo.activeProcessorCount)
+        self.now = now ?? Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
     }
 
     public func run(_ descriptor: Descriptor, explicitPaths: [String] = []) -> ReaderReport {
         let ledger = DryRunLedger()
         let pass = ReadPass(ledger: ledger, timeZone: timeZone, workers: workers)
         var scan = ScanReport()
+        let diagnosis = DryRunWarnings(descriptor: descriptor, now: now)
+        var warnings: [DryRunWarning] = []
         for input in descriptor.inputs {
             let sources: [(path: String, size: Int64)]
             if explicitPaths.isEmpty {
-                let (found, problems) = discovery.sources(for: input)
+                let (found, problems, leftOut) = discovery.sources(for: input)
                 sources = found.map { ($0.path, $0.size) }
                 scan.unlistedDirectories += problems.count
+                if leftOut > 0 { scan.skipped[SkipReason.notAFile, default: 0] += leftOut }
                 for problem in problems { scan.note(source: 0, line: 0, problem.reason) }
             } else {
                 sources = SourceDiscovery.distinct(explicitPaths).map { ($0, 0) }
@@ -58,7 +73,10 @@ public struct DryRun: Sendable {
             let first = scan.sources
             scan.sources += work.count
             pass.run(work, numberedFrom: first, into: &scan, progress: nil)
+            warnings += diagnosis.warnings(input, scan.diagnostics)
+            scan.diagnostics = ReadDiagnostics()
         }
+        if scan.sources == 0, explicitPaths.isEmpty, explainsMissingSources { warnings = diagnosis.noSources(discovery) + warnings }
         var report = ReaderReport(id: descriptor.id)
         report.sources = scan.sources
         report.failedSources = scan.failed
@@ -67,6 +85,7 @@ public struct DryRun: Sendable {
         report.records = scan.records
         report.skipped = scan.skipped
         report.problems = scan.problems
+        report.warnings = warnings
         (report.totals, report.latestLimits, report.limitSamples) = ledger.folded
         return report
     }

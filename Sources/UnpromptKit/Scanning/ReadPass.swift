@@ -192,5 +192,6 @@ private struct CommitQueue<Ledger: ScanLedger>: Sendable {
         if done.duplicates > 0 { report.skipped[SkipReason.duplicate, default: 0] += done.duplicates }
         for (reason, count) in read.result.skipped { report.skipped[reason, default: 0] += count }
         for problem in read.result.problems { report.note(source: number, line: problem.line, problem.reason) }
+        report.diagnostics.add(read.result.diagnostics, source: number)
     }
 }

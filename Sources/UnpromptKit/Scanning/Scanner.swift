@@ -21,6 +21,8 @@ public struct ScanReport: Sendable {
     public var skipped: [String: Int] = [:]
     /// The first problems: `source` is the read's number in this scan, 0 for discovery problems.
     public var problems: [(source: Int, line: Int, reason: String)] = []
+    /// What the dry run explains its warnings with; sources numbered as in `problems`.
+    public var diagnostics = ReadDiagnostics()
 
     public init() {}
 
@@ -80,8 +82,9 @@ public struct Scanner: Sendable {
         var work: [PlannedRead] = []
         for descriptor in descriptors {
             for input in descriptor.inputs {
-                let (found, problems) = discovery.sources(for: input)
+                let (found, problems, leftOut) = discovery.sources(for: input)
                 report.unlistedDirectories += problems.count
+                if leftOut > 0 { report.skipped[SkipReason.notAFile, default: 0] += leftOut }
                 for problem in problems { report.note(source: 0, line: 0, problem.reason) }
                 // Compiled only when a source of this input has something new: a rescan with nothing new
                 // compiles nothing.

@@ -19,7 +19,9 @@ public struct DiscoveryProblem: Error, Sendable, Equatable {
 /// Finds the files a descriptor input names: each root expanded, walked from the glob's fixed prefix, and
 /// matched. A file reached twice (two roots, or a link) is listed once, by device and inode. Symbolic links
 /// to files are followed; links to directories are not, so a walk cannot loop. A source with a `list`
-/// walks each directory its list file names instead of the root (`SourceListReader`).
+/// walks each directory its list file names instead of the root (`SourceListReader`). A name the glob matches
+/// that is no file (a FIFO, socket or device, a link that loops or leads nowhere) is never opened, and counted
+/// in `leftOut` (`not-a-file`).
 public struct SourceDiscovery: Sendable {
     public let environment: [String: String]
     public let home: String
@@ -32,9 +34,10 @@ public struct SourceDiscovery: Sendable {
         self.rootOverride = rootOverride
     }
 
-    public func sources(for input: Input) -> (sources: [DiscoveredSource], problems: [DiscoveryProblem]) {
+    public func sources(for input: Input) -> (sources: [DiscoveredSource], problems: [DiscoveryProblem], leftOut: Int) {
         var found: [DiscoveredSource] = []
         var problems: [DiscoveryProblem] = []
+        var leftOut = 0
         var seen = Set<[UInt64]>()
         for spec in input.sources {
             let roots = rootOverride.map { [$0] } ?? RootTemplate.expand(spec.root, environment: environment, home: home)
@@ -45,6 +48,7 @@ public struct SourceDiscovery: Sendable {
                     var walker = Walker(spec: spec, root: directory)
                     walker.walk()
                     problems += walker.problems
+                    leftOut += walker.leftOut
                     for source in walker.found where seen.insert([source.device, source.inode]).inserted {
                         found.append(source)
                     }
@@ -52,7 +56,7 @@ public struct SourceDiscovery: Sendable {
             }
         }
         found.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
-        return (found, problems)
+        return (found, problems, leftOut)
     }
 }
 
@@ -71,6 +75,8 @@ private struct Walker {
     let root: String
     var found: [DiscoveredSource] = []
     var problems: [DiscoveryProblem] = []
+    /// Names the glob matches that are no file.
+    var leftOut = 0
 
     init(spec: SourceSpec, root: String) {
         self.spec = spec
@@ -98,6 +104,7 @@ private struct Walker {
                         path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
                         info: info))
             },
+            other: { segments in if spec.names(file: segments) { leftOut += 1 } },
             unlisted: { error in
                 if error != ENOENT {
                     problems.append(DiscoveryProblem(reason: "cannot list a directory: \(String(cString: strerror(error)))"))

@@ -13,6 +13,46 @@ enum DevicePacking {
     static let seriesVersion: UInt64 = 1
     static let dayVersion: UInt64 = 2
 
+    /// `imported`'s rows of `sync_days` and `sync_limits`, and its tokens. Its buckets come in the store's order
+    /// (an export's reader gives them so) and are sorted only when they do not.
+    static func pack(_ imported: DeviceImport) -> PackedImport {
+        let perDay = LocalCalendar.quartersPerDay
+        var buckets = imported.history.buckets
+        if zip(buckets, buckets.dropFirst()).contains(where: { DeviceMerge.precedes($1, $0) }) { buckets.sort(by: DeviceMerge.precedes) }
+        var activity = imported.history.activity
+        if zip(activity, activity.dropFirst()).contains(where: { $1.quarter < $0.quarter }) { activity.sort { $0.quarter < $1.quarter } }
+        var days: [PackedImport.Day] = []
+        var tokens: Int64 = 0
+        var b = 0
+        var a = 0
+        while b < buckets.count || a < activity.count {
+            let day = min(
+                b < buckets.count ? CivilDate.floorDivide(buckets[b].quarter, perDay) : Int64.max,
+                a < activity.count ? CivilDate.floorDivide(activity[a].quarter, perDay) : Int64.max)
+            let end = (day + 1) * perDay
+            let firstBucket = b
+            while b < buckets.count, buckets[b].quarter < end {
+                tokens = tokens.saturatingAdd(buckets[b].counts.total)
+                b += 1
+            }
+            let firstActive = a
+            while a < activity.count, activity[a].quarter < end { a += 1 }
+            let rows = Array(buckets[firstBucket..<b])
+            let quarters = Array(activity[firstActive..<a])
+            days.append(
+                PackedImport.Day(
+                    day: day, firstQuarter: rows.first?.quarter, lastActivity: quarters.map(\.last).max(),
+                    blob: packDay(day, buckets: rows, activity: quarters)))
+        }
+        var series: [String: [LimitSample]] = [:]
+        for sample in imported.history.limits { series[sample.tool + "\u{1F}" + sample.window, default: []].append(sample) }
+        let packedSeries = series.keys.sorted().map { key in
+            let samples = series[key]!.sorted { $0.time < $1.time }
+            return PackedImport.Series(tool: samples[0].tool, window: samples[0].window, blob: packSeries(samples))
+        }
+        return PackedImport(days: days, series: packedSeries, tokens: tokens)
+    }
+
     static func packDay(_ day: Int64, buckets: [BucketRow], activity: [ActivityQuarter]) -> Data {
         var writer = Writer()
         writer.unsigned(dayVersion)
@@ -204,4 +244,25 @@ enum DevicePacking {
             return text
         }
     }
+}
+
+/// One device's import as the store's rows: packed, ready to write.
+struct PackedImport: Sendable {
+    struct Day: Sendable {
+        let day: Int64
+        let firstQuarter: Int64?
+        let lastActivity: Int64?
+        let blob: Data
+    }
+
+    struct Series: Sendable {
+        let tool: String
+        let window: String
+        let blob: Data
+    }
+
+    let days: [Day]
+    let series: [Series]
+    /// All the import's tokens.
+    let tokens: Int64
 }

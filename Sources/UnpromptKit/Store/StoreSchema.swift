@@ -124,6 +124,12 @@ enum StoreSchema {
                 try UsageStore.createDeviceTables(database)
             }
             if version < 8 {
+                // Confirmations travel between devices: every answer and undo keeps a stamp (when, by which
+                // device), so devices merging each other's answers keep the same one for each day, and an undo
+                // is not brought back by a merge (`UsageStore+ConfirmationSync`). New table, nothing moves.
+                try UsageStore.createConfirmationStamps(database)
+            }
+            if version < 9 {
                 // Price dimensions (issue 20). Buckets are also keyed by the speed, service tier and inference
                 // region a record states (`PriceDimensions`, 0 where it states none), and sum its server-tool
                 // calls and a third cache-write class, 12-hour writes (OpenAI's, priced apart); identities that
@@ -132,7 +138,7 @@ enum StoreSchema {
                 // 12-hour writes (no reader could tell one before). Nothing is dropped, no log is read again.
                 try database.execute(
                     """
-                    CREATE TABLE buckets_v8 (
+                    CREATE TABLE buckets_v9 (
                         quarter INTEGER NOT NULL, tool TEXT NOT NULL, model TEXT NOT NULL,
                         context_above INTEGER NOT NULL, cost_logged INTEGER NOT NULL,
                         speed INTEGER NOT NULL, tier INTEGER NOT NULL, region INTEGER NOT NULL,
@@ -142,11 +148,11 @@ enum StoreSchema {
                         estimated_events INTEGER NOT NULL, web_search INTEGER NOT NULL, web_fetch INTEGER NOT NULL,
                         PRIMARY KEY (quarter, tool, model, context_above, cost_logged, speed, tier, region)
                     ) WITHOUT ROWID;
-                    INSERT INTO buckets_v8 SELECT quarter, tool, model, context_above, cost_logged, 0, 0, 0, input,
+                    INSERT INTO buckets_v9 SELECT quarter, tool, model, context_above, cost_logged, 0, 0, 0, input,
                         cache_read, cache_write_5m, cache_write_1h, 0, output, reasoning, events, logged_cost_nanos,
                         estimated_events, 0, 0 FROM buckets;
                     DROP TABLE buckets;
-                    ALTER TABLE buckets_v8 RENAME TO buckets;
+                    ALTER TABLE buckets_v9 RENAME TO buckets;
                     ALTER TABLE identities ADD COLUMN speed INTEGER;
                     ALTER TABLE identities ADD COLUMN tier INTEGER;
                     ALTER TABLE identities ADD COLUMN region INTEGER;

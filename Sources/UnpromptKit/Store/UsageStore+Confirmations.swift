@@ -23,13 +23,13 @@ extension UsageStore {
         try locked { database throws(StoreError) in try Self.confirmations(database) }
     }
 
-    private static func confirmations(_ database: Database) throws(StoreError) -> [Confirmation] {
-        var hours: [Int64: [(weekdays: Int64, range: WorkHours.Range)]] = [:]
+    static func confirmations(_ database: Database) throws(StoreError) -> [Confirmation] {
+        var hours: [Int64: [WorkHours.Row]] = [:]
         try database.prepare(
             "SELECT day, weekdays, start_minute, end_minute FROM confirmation_hours ORDER BY day, position"
         ).forEachRow { row in
             hours[row.int(0) ?? 0, default: []].append(
-                (row.int(1) ?? 0, WorkHours.Range(start: Int(row.int(2) ?? 0), end: Int(row.int(3) ?? 0))))
+                WorkHours.Row(weekdays: row.int(1) ?? 0, range: WorkHours.Range(start: Int(row.int(2) ?? 0), end: Int(row.int(3) ?? 0))))
         }
         return try database.prepare(
             """
@@ -39,7 +39,7 @@ extension UsageStore {
             """
         ).rows().map { row in
             let day = row.int(0) ?? 0
-            let dayHours = workHours(hours[day] ?? [])
+            let dayHours = WorkHours(rows: hours[day] ?? [])
             var context = Confirmation.Context()
             for kind in Confirmation.Kind.kinds(ofBits: row.int(4) ?? 0) {
                 switch kind {
@@ -58,65 +58,57 @@ extension UsageStore {
         }
     }
 
-    /// Keeps `confirmation` in place of any earlier one of its day, in one transaction.
-    public func save(_ confirmation: Confirmation) throws(StoreError) {
-        try locked { database throws(StoreError) in try Self.save(confirmation, database) }
-    }
-
-    private static func save(_ confirmation: Confirmation, _ database: Database) throws(StoreError) {
-        try database.transaction { () throws(StoreError) in
-            try deleteConfirmation(day: confirmation.day, database)
-            let numbers = confirmation.numbers
-            let worked = confirmation.context.worked
-            try database.prepare("INSERT INTO confirmations VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)").run([
-                .integer(confirmation.day), .integer(confirmation.quarters.lowerBound),
-                .integer(confirmation.quarters.upperBound), .integer(confirmation.confirmedAt),
-                .integer(confirmation.context.bits), SQLValue(worked.map { Int64($0.start) }),
-                SQLValue(worked.map { Int64($0.end) }), .integer(Int64(numbers.uses)), .integer(Int64(numbers.workUses)),
-                .integer(numbers.tokens), .integer(numbers.workTokens),
-            ])
-            let insert = try database.prepare("INSERT INTO confirmation_hours VALUES (?1, ?2, ?3, ?4, ?5)")
-            var position: Int64 = 0
-            for group in confirmation.hours.groups {
-                let weekdays = group.days.reduce(Int64(0)) { $0 | (1 << Int64($1)) }
-                for range in group.ranges {
-                    try insert.run([
-                        .integer(confirmation.day), .integer(position), .integer(weekdays), .integer(Int64(range.start)),
-                        .integer(Int64(range.end)),
-                    ])
-                    position += 1
-                }
+    /// Keeps `confirmation` in place of any earlier answer or undo of its day, in one transaction, and returns it
+    /// as kept: stamped by this device, after the word the day held (`stampAfterHeld`).
+    @discardableResult
+    public func save(_ confirmation: Confirmation) throws(StoreError) -> Confirmation {
+        try locked { database throws(StoreError) in
+            try database.transaction { () throws(StoreError) -> Confirmation in
+                let at = try Self.stampAfterHeld(day: confirmation.day, at: confirmation.confirmedAt, database)
+                let kept = Confirmation(
+                    day: confirmation.day, quarters: confirmation.quarters, confirmedAt: at, context: confirmation.context,
+                    hours: confirmation.hours, numbers: confirmation.numbers)
+                try Self.keep(ConfirmationEntry(answer: kept, origin: try Self.ownOrigin(database)), database)
+                return kept
             }
         }
     }
 
-    /// Removes the day's confirmation; false when it had none.
-    public func removeConfirmation(day: Int64) throws(StoreError) -> Bool {
+    /// Writes the answer's rows (the day holds none).
+    static func insert(_ confirmation: Confirmation, _ database: Database) throws(StoreError) {
+        let numbers = confirmation.numbers
+        let worked = confirmation.context.worked
+        try database.prepare("INSERT INTO confirmations VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)").run([
+            .integer(confirmation.day), .integer(confirmation.quarters.lowerBound),
+            .integer(confirmation.quarters.upperBound), .integer(confirmation.confirmedAt),
+            .integer(confirmation.context.bits), SQLValue(worked.map { Int64($0.start) }),
+            SQLValue(worked.map { Int64($0.end) }), .integer(Int64(numbers.uses)), .integer(Int64(numbers.workUses)),
+            .integer(numbers.tokens), .integer(numbers.workTokens),
+        ])
+        let insert = try database.prepare("INSERT INTO confirmation_hours VALUES (?1, ?2, ?3, ?4, ?5)")
+        for (position, row) in confirmation.hours.rows.enumerated() {
+            try insert.run([
+                .integer(confirmation.day), .integer(Int64(position)), .integer(row.weekdays), .integer(Int64(row.range.start)),
+                .integer(Int64(row.range.end)),
+            ])
+        }
+    }
+
+    /// Removes the day's confirmation, kept as an undo stamped by this device at `at` (or just after the answer,
+    /// so the undo travels and wins over it on every device); false when the day had no answer.
+    public func removeConfirmation(day: Int64, at: Int64) throws(StoreError) -> Bool {
         try locked { database throws(StoreError) in
             try database.transaction { () throws(StoreError) -> Bool in
-                try Self.deleteConfirmation(day: day, database)
-                return database.changes > 0
+                guard let held = try Self.heldStamp(day: day, database), !held.undone else { return false }
+                let stamp = try Self.stampAfterHeld(day: day, at: at, database)
+                try Self.keep(ConfirmationEntry(undoneDay: day, at: stamp, origin: try Self.ownOrigin(database)), database)
+                return true
             }
         }
     }
 
-    private static func deleteConfirmation(day: Int64, _ database: Database) throws(StoreError) {
+    static func deleteConfirmation(day: Int64, _ database: Database) throws(StoreError) {
         try database.prepare("DELETE FROM confirmation_hours WHERE day = ?1").run([.integer(day)])
         try database.prepare("DELETE FROM confirmations WHERE day = ?1").run([.integer(day)])
-    }
-
-    /// Rows in order back into groups: consecutive ranges of the same weekdays are one group.
-    private static func workHours(_ rows: [(weekdays: Int64, range: WorkHours.Range)]) -> WorkHours {
-        var groups: [(weekdays: Int64, ranges: [WorkHours.Range])] = []
-        for row in rows {
-            if groups.last?.weekdays == row.weekdays {
-                groups[groups.count - 1].ranges.append(row.range)
-            } else {
-                groups.append((row.weekdays, [row.range]))
-            }
-        }
-        return WorkHours(groups: groups.map { group in
-            WorkHours.Group(days: (0..<7).filter { group.weekdays & (1 << Int64($0)) != 0 }, ranges: group.ranges)
-        })
     }
 }

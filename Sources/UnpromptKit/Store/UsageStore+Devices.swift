@@ -9,19 +9,26 @@ public enum DeviceSelection: Sendable, Equatable {
 }
 
 /// One device's own usage, as it exports it and as another device imports it: its buckets, its activity (for
-/// uses), its limit samples and when its store was last brought up to date.
+/// uses), its limit samples and when its store was last brought up to date; and the person's answers to
+/// `confirm` as this device holds them (its own and those merged from other devices: one person's answers).
 public struct DeviceHistory: Sendable, Equatable {
     public var buckets: [BucketRow]
     public var activity: [ActivityQuarter]
     public var limits: [LimitSample]
     /// Milliseconds since 1970, by the device's own clock; nil before its first complete scan.
     public var measuredAt: Int64?
+    /// Every day's latest answer or undo, by day.
+    public var confirmations: [ConfirmationEntry]
 
-    public init(buckets: [BucketRow] = [], activity: [ActivityQuarter] = [], limits: [LimitSample] = [], measuredAt: Int64? = nil) {
+    public init(
+        buckets: [BucketRow] = [], activity: [ActivityQuarter] = [], limits: [LimitSample] = [], measuredAt: Int64? = nil,
+        confirmations: [ConfirmationEntry] = []
+    ) {
         self.buckets = buckets
         self.activity = activity
         self.limits = limits
         self.measuredAt = measuredAt
+        self.confirmations = confirmations
     }
 }
 
@@ -169,43 +176,47 @@ extension UsageStore {
         }
     }
 
-    /// Replaces everything imported of `imported.device` with `imported`, in one transaction.
+    /// Replaces everything imported of `imported.device` with `imported`, and merges its confirmations into this
+    /// store's (`merge(confirmations:)`), in one transaction.
     public func replaceImport(_ imported: DeviceImport, importedAt: Int64) throws(StoreError) {
-        let perDay = LocalCalendar.quartersPerDay
-        var buckets: [Int64: [BucketRow]] = [:]
-        for row in imported.history.buckets.sorted(by: DeviceMerge.precedes) {
-            buckets[CivilDate.floorDivide(row.quarter, perDay), default: []].append(row)
+        try replaceImports([imported], importedAt: importedAt)
+    }
+
+    /// `replaceImport` of every one of `imports`, in one transaction; each is packed first (`DevicePacking.pack`),
+    /// in parallel and off the store's lock.
+    public func replaceImports(_ imports: [DeviceImport], importedAt: Int64) throws(StoreError) {
+        guard !imports.isEmpty else { return }
+        let packed = Locked([PackedImport?](repeating: nil, count: imports.count))
+        DispatchQueue.concurrentPerform(iterations: imports.count) { index in
+            let one = DevicePacking.pack(imports[index])
+            packed.withLock { $0[index] = one }
         }
-        var activity: [Int64: [ActivityQuarter]] = [:]
-        for quarter in imported.history.activity.sorted(by: { $0.quarter < $1.quarter }) {
-            activity[CivilDate.floorDivide(quarter.quarter, perDay), default: []].append(quarter)
-        }
-        var series: [String: [LimitSample]] = [:]
-        for sample in imported.history.limits { series[sample.tool + "\u{1F}" + sample.window, default: []].append(sample) }
-        let tokens = imported.history.buckets.reduce(Int64(0)) { $0 + $1.counts.total }
+        let all = packed.withLock { $0.map { $0! } }
         try locked { database throws(StoreError) in
             try database.transaction { () throws(StoreError) in
-                let device = SQLValue.text(imported.device)
-                try database.prepare("DELETE FROM sync_days WHERE device = ?1").run([device])
-                try database.prepare("DELETE FROM sync_limits WHERE device = ?1").run([device])
+                let deleteDays = try database.prepare("DELETE FROM sync_days WHERE device = ?1")
+                let deleteLimits = try database.prepare("DELETE FROM sync_limits WHERE device = ?1")
                 let day = try database.prepare("INSERT INTO sync_days VALUES (?1, ?2, ?3, ?4, ?5)")
-                for number in Set(buckets.keys).union(activity.keys).sorted() {
-                    let rows = buckets[number] ?? []
-                    let quarters = activity[number] ?? []
-                    try day.run([
-                        device, .integer(number), SQLValue(rows.first?.quarter), SQLValue(quarters.map(\.last).max()),
-                        .blob(DevicePacking.packDay(number, buckets: rows, activity: quarters)),
-                    ])
-                }
                 let limit = try database.prepare("INSERT INTO sync_limits VALUES (?1, ?2, ?3, ?4)")
-                for samples in series.values {
-                    let sorted = samples.sorted { $0.time < $1.time }
-                    try limit.run([device, .text(sorted[0].tool), .text(sorted[0].window), .blob(DevicePacking.packSeries(sorted))])
+                let row = try database.prepare("INSERT OR REPLACE INTO sync_devices VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+                for (imported, packed) in zip(imports, all) {
+                    let device = SQLValue.text(imported.device)
+                    try deleteDays.run([device])
+                    try deleteLimits.run([device])
+                    for entry in packed.days {
+                        try day.run([
+                            device, .integer(entry.day), SQLValue(entry.firstQuarter), SQLValue(entry.lastActivity), .blob(entry.blob),
+                        ])
+                    }
+                    for series in packed.series {
+                        try limit.run([device, .text(series.tool), .text(series.window), .blob(series.blob)])
+                    }
+                    try row.run([
+                        device, .text(imported.label), .integer(imported.sequence), .integer(imported.exportedAt),
+                        SQLValue(imported.history.measuredAt), .integer(importedAt), .integer(packed.tokens),
+                    ])
+                    _ = try Self.merge(imported.history.confirmations, database)
                 }
-                try database.prepare("INSERT OR REPLACE INTO sync_devices VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)").run([
-                    device, .text(imported.label), .integer(imported.sequence), .integer(imported.exportedAt),
-                    SQLValue(imported.history.measuredAt), .integer(importedAt), .integer(tokens),
-                ])
             }
         }
     }
@@ -228,7 +239,8 @@ extension UsageStore {
                     windowMinutes: row.int(4), resetsAt: row.int(5))
             }
         }
-        return DeviceHistory(buckets: buckets, activity: activity, limits: limits, measuredAt: try measuredAt())
+        return DeviceHistory(
+            buckets: buckets, activity: activity, limits: limits, measuredAt: try measuredAt(), confirmations: try confirmationEntries())
     }
 
     // MARK: - What the views read, of the devices chosen

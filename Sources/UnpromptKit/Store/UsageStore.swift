@@ -85,7 +85,7 @@ public final class UsageStore: Sendable {
             do {
                 try database.execute("PRAGMA journal_mode=WAL")
                 try database.execute("PRAGMA synchronous=NORMAL")
-                if version < UsageStore.schemaVersion { try StoreSchema.migrate(database, from: version) }
+                if version < UsageStore.schemaVersion { try Self.upgrade(database, from: version, path: path) }
             } catch {
                 throw StoreDirectory.cannotWrite(storePath: path).map { StoreError(message: $0, busy: false) } ?? error
             }
@@ -96,6 +96,20 @@ public final class UsageStore: Sendable {
                 busy: false)
         }
         connection = Locked(database)
+    }
+
+    /// Migrates a store of an older schema. A step that cannot run on what the file holds (a table of a later
+    /// schema than its version says, a damaged page) is damage, said as such; a busy store or a folder that takes
+    /// no write keeps its own error. The migration is one transaction, so the file is left as it was.
+    private static func upgrade(_ database: Database, from version: Int64, path: String) throws(StoreError) {
+        do {
+            try StoreSchema.migrate(database, from: version)
+        } catch {
+            if error.busy || StoreDirectory.cannotWrite(storePath: path) != nil { throw error }
+            throw StoreError(
+                message: "the store is damaged: upgrading it from schema \(version) failed (\(error.message)); it was left as it is",
+                busy: false)
+        }
     }
 
     /// Runs `body` with the connection, which no other thread uses meanwhile.

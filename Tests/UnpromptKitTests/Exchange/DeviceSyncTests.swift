@@ -127,6 +127,34 @@ struct DeviceSyncTests {
         }
     }
 
+    /// Syncing reads each file's header first: an export no newer than its import is not read further (damage
+    /// after its header goes unseen, and changes nothing); a newer one is read whole, and refused when damaged.
+    @Test func anExportNoNewerThanItsImportIsNotReadBeyondItsHeader() throws {
+        let folder = try TemporaryFolder()
+        let (laptop, desktop) = try devices()
+        let now = m + 2 * 24 * 60 * minute
+        _ = try laptop.sync(folder.path, now: now, label: "laptop")
+        _ = try desktop.sync(folder.path, now: now, label: "desktop")
+        let laptopID = try laptop.store.deviceID()
+        let imported = try tokens(desktop, .device(laptopID))
+        let file = URL(fileURLWithPath: folder.path + "/" + SyncFolder.fileName(device: laptopID))
+        func damage() throws {
+            var data = try Data(contentsOf: file)
+            data[data.count - 20] ^= 0x40
+            try data.write(to: file)
+        }
+        try damage()
+        let again = try desktop.sync(folder.path, now: now, label: "desktop")
+        #expect(again.refused.isEmpty && again.imported.isEmpty && again.unchanged == 1, "only its header was read")
+
+        try laptop.add([Moments.event("codex", "gpt-5", at: now - minute, input: 5, id: 9)], measuredAt: now)
+        #expect(try laptop.sync(folder.path, now: now, label: "laptop").sequence == 2)
+        try damage()
+        let newer = try desktop.sync(folder.path, now: now, label: "desktop")
+        #expect(newer.refused.map(\.label) == ["laptop"] && newer.refused.first?.problem.kind == .damaged && newer.imported.isEmpty)
+        #expect(try tokens(desktop, .device(laptopID)) == imported, "the previous import stays")
+    }
+
     @Test func aDeviceNeverImportsItsOwnExport() throws {
         let folder = try TemporaryFolder()
         let (laptop, _) = try devices()

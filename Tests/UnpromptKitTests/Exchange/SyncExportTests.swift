@@ -35,8 +35,24 @@ struct SyncExportTests {
                 LimitSample(tool: "codex", time: m, window: "primary", usedPercent: 12.5, windowMinutes: 300, resetsAt: m + 3_600_000),
                 LimitSample(tool: "codex", time: m + 1, window: "secondary", usedPercent: 1.0 / 3, windowMinutes: nil, resetsAt: nil),
             ], measuredAt: m + 15 * 60 * Moments.minute)
+        // Answers to `confirm`: one with every kind of context, one as proposed, one undone.
+        let day = m / 86_400_000
+        var context = try Confirmation.Context.parse(["no-work", "worked 22:00-01:30", "hours-changed Mon-Fri 09:00-12:30 13:30-18:00; Sat 10:00-14:00", "elsewhere"]).get()
+        try device.store.save(
+            Confirmation(
+                day: day, quarters: day * 96 - 4..<day * 96 + 92, confirmedAt: m + 1, context: context, hours: context.hours!,
+                numbers: Confirmation.Numbers(uses: 3, workUses: 1, tokens: 1_232, workTokens: 17)))
+        context = .none
+        for other in [day - 1, day - 2] {
+            try device.store.save(
+                Confirmation(
+                    day: other, quarters: other * 96..<other * 96 + 96, confirmedAt: m + 2, context: context, hours: .none,
+                    numbers: Confirmation.Numbers()))
+        }
+        #expect(try device.store.removeConfirmation(day: day - 2, at: m + 3))
         let history = try device.queries(now: m + 15 * 60 * Moments.minute).exportHistory()
         #expect(history.buckets.count == 7 && history.activity.count == 4 && history.limits.count == 2)
+        #expect(history.confirmations.map(\.day) == [day - 2, day - 1, day] && history.confirmations[0].answer == nil)
         return history
     }
 
@@ -50,6 +66,19 @@ struct SyncExportTests {
         #expect(read.device == id && read.label == "laptop" && read.sequence == 7 && read.exportedAt == Moments.monday + 1)
         #expect(read.history == history)
         #expect(read.history.limits[1].usedPercent == 1.0 / 3, "a Double goes through JSON unchanged")
+    }
+
+    /// Version 1 (before confirmations travelled) is still read: the same history, without answers.
+    @Test func aVersionOneExportStillReads() throws {
+        let history = try history()
+        let text = String(decoding: export(history).document(), as: UTF8.self)
+        let cut = try #require(text.range(of: "\"confirmations\":"))
+        let v1 = text[..<cut.upperBound].replacingOccurrences(of: "\"version\":2,", with: "\"version\":1,") + "[]}"
+        var bytes = Array(v1.utf8)
+        let read = try SyncExport.decode(document: &bytes)
+        var expected = history
+        expected.confirmations = []
+        #expect(read.history == expected && read.sequence == 7)
     }
 
     @Test func theDocumentMatchesItsSchema() throws {
@@ -94,6 +123,17 @@ struct SyncExportTests {
         #expect(problem(Data())?.kind == .damaged)
     }
 
+    /// The header names the device and the sequence in a skippable frame before the document, and must match it.
+    @Test func theHeaderSaysWhatTheDocumentSays() throws {
+        let file = export(try history()).file()
+        let header = try #require(SyncExportHeader.read(prefix: Array(file.prefix(300)), fileBytes: file.count))
+        #expect(header.device == id && header.sequence == 7 && header.version == SyncExport.version)
+        #expect(SyncExportHeader.read(prefix: Array(file.prefix(300)), fileBytes: file.count - 1) == nil, "a cut file's header is not used")
+        let text = String(decoding: file.prefix(header.frame().count), as: UTF8.self)
+        let lying = Data(text.replacingOccurrences(of: "\"sequence\":7", with: "\"sequence\":8").utf8) + file.dropFirst(header.frame().count)
+        #expect(problem(lying)?.message.contains("header does not match") == true)
+    }
+
     @Test func aNewerVersionIsRefusedNamingTheDevice() throws {
         let text = String(decoding: export(try history()).document(), as: UTF8.self)
             .replacingOccurrences(of: "\"version\":\(SyncExport.version),", with: "\"version\":\(SyncExport.version + 1),")
@@ -107,11 +147,18 @@ struct SyncExportTests {
         let good = String(decoding: export(try history()).document(), as: UTF8.self)
         let cases: [(String, String)] = [
             (good.replacingOccurrences(of: "\"format\":\"unprompt-sync\"", with: "\"format\":\"other\""), "not an Unprompt export"),
-            (good.replacingOccurrences(of: "\"confirmations\":[]", with: "\"confirmations\":[],\"host\":\"box\""), "unknown field 'host'"),
+            (good.replacingOccurrences(of: "\"limits\":[", with: "\"host\":\"box\",\"limits\":["), "unknown field 'host'"),
             (good.replacingOccurrences(of: "\"sequence\":7", with: "\"sequence\":0"), "sequence"),
             (good.replacingOccurrences(of: "\"label\":\"laptop\"", with: "\"label\":\" laptop\""), "device"),
             (good.replacingOccurrences(of: "\"windows\":[\"primary\",\"secondary\"]", with: "\"windows\":[\"primary\",\"primary\"]"), "windows"),
-            (good.replacingOccurrences(of: "\"confirmations\":[]", with: "\"confirmations\":[{}]"), "confirmations"),
+            (good.replacingOccurrences(of: "\"confirmations\":[", with: "\"confirmations\":[{},"), "confirmation 1"),
+            (good.replacingOccurrences(of: "\"undone\":true", with: "\"undone\":true,\"note\":\"x\""), "confirmation 1 holds neither"),
+            (good.replacingOccurrences(of: "\"kinds\":15", with: "\"kinds\":16"), "kinds"),
+            (good.replacingOccurrences(of: "\"kinds\":15", with: "\"kinds\":13"), "worked range without"),
+            (good.replacingOccurrences(of: "\"worked\":[1320,90]", with: "\"worked\":[1320,95]"), "worked range"),
+            (good.replacingOccurrences(of: "[31,540,750]", with: "[128,540,750]"), "hours"),
+            (good.replacingOccurrences(of: "[3,1,1232,17]", with: "[3,4,1232,17]"), "numbers"),
+            (good.replacingOccurrences(of: "\"version\":2,", with: "\"version\":1,"), "empty list (export version 1)"),
             (String(good.dropLast()), "not JSON"),
         ]
         for (text, expected) in cases {

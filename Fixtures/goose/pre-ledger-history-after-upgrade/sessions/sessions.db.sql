@@ -66,8 +66,16 @@ CREATE INDEX idx_usage_ledger_session ON usage_ledger(session_id);
 
 INSERT INTO schema_version (version) VALUES (16);
 INSERT INTO sessions (id, created_at, updated_at, provider_name, model_config_json, input_tokens, output_tokens, total_tokens, accumulated_input_tokens, accumulated_output_tokens, accumulated_total_tokens, working_dir, name, extension_data) VALUES ('20251201_1', '2025-12-01 09:00:00', '2025-12-01 10:00:00', 'openai', '{"model_name": "gpt-4o", "context_limit": null, "temperature": null}', 1000, 50, 1050, 20000, 1000, 21000, '/home/u/CANARY-goose', 'CANARY session name', '{"todo.v0": {"content": "CANARY todo"}}');
+-- One transaction: the session row holds its final counters, which Goose derives from these ledger rows, so no
+-- reader sees those counters without the rows (a split run never cuts inside it).
+BEGIN;
 INSERT INTO sessions (id, created_at, updated_at, provider_name, model_config_json, input_tokens, output_tokens, total_tokens, accumulated_input_tokens, accumulated_output_tokens, accumulated_total_tokens, accumulated_cache_read_tokens, accumulated_cache_write_tokens, working_dir, name, extension_data) VALUES ('20251202_1', '2025-12-02 09:00:00', '2026-02-15 10:01:00', 'openai', '{"model_name": "gpt-4o", "context_limit": null, "temperature": null}', 9000, 150, 9150, 17000, 750, 17750, 8000, 500, '/home/u/CANARY-goose', 'CANARY session name', '{"todo.v0": {"content": "CANARY todo"}}');
 INSERT INTO usage_ledger VALUES (1, '20251202_1', 1771149600, 'gpt-4o', 8000, 600, 8600, 0, 0, 0.05, 'carried_forward', 0);
 INSERT INTO usage_ledger VALUES (2, '20251202_1', 1771149660, 'gpt-4o', 9000, 150, 9150, 8000, 500, 0.004, 'provider_reported', 0);
+COMMIT;
+-- One transaction: the session row holds its final counters, which Goose derives from these ledger rows, so no
+-- reader sees those counters without the rows (a split run never cuts inside it).
+BEGIN;
 INSERT INTO sessions (id, created_at, updated_at, provider_name, model_config_json, input_tokens, output_tokens, total_tokens, accumulated_input_tokens, accumulated_output_tokens, accumulated_total_tokens, working_dir, name, extension_data) VALUES ('20260215_1', '2026-02-15 10:59:00', '2026-02-15 11:00:05', 'anthropic', '{"model_name": "claude-haiku-4-5", "context_limit": null, "temperature": null}', 2000, 100, 2100, 2000, 100, 2100, '/home/u/CANARY-goose', 'CANARY session name', '{"todo.v0": {"content": "CANARY todo"}}');
 INSERT INTO usage_ledger VALUES (3, '20260215_1', 1771153200, 'claude-haiku-4-5', 2000, 100, 2100, 0, 0, 0.002, 'estimated', 0);
+COMMIT;

@@ -65,6 +65,9 @@ CREATE TABLE usage_ledger (
 CREATE INDEX idx_usage_ledger_session ON usage_ledger(session_id);
 
 INSERT INTO schema_version (version) VALUES (16);
+-- One transaction: the session row holds its final counters, which Goose derives from these ledger rows, so no
+-- reader sees those counters without the rows (a split run never cuts inside it).
+BEGIN;
 INSERT INTO sessions (id, created_at, updated_at, provider_name, model_config_json, input_tokens, output_tokens, total_tokens, accumulated_input_tokens, accumulated_output_tokens, accumulated_total_tokens, accumulated_cache_read_tokens, accumulated_cache_write_tokens, accumulated_cost, working_dir, name, extension_data) VALUES ('20260210_1', '2026-02-10 09:59:00', '2026-02-10 10:05:00', 'anthropic', '{"model_name": "claude-sonnet-4-5", "context_limit": null, "temperature": null}', 5000, 500, 5500, 31000, 1250, 32250, 23000, 2000, 0.04, '/home/u/CANARY-goose', 'CANARY session name', '{"todo.v0": {"content": "CANARY todo"}}');
 INSERT INTO sessions (id, session_type, parent_session_id, created_at, updated_at, provider_name, model_config_json, accumulated_input_tokens, accumulated_output_tokens, accumulated_total_tokens, accumulated_cost, working_dir, name, extension_data) VALUES ('20260210_2', 'sub_agent', '20260210_1', '2026-02-10 10:01:00', '2026-02-10 10:01:40', 'openai', '{"model_name": "gpt-5-mini", "context_limit": null, "temperature": null}', 4000, 200, 4200, 0.001, '/home/u/CANARY-goose', 'CANARY session name', '{"todo.v0": {"content": "CANARY todo"}}');
 INSERT INTO messages (session_id, role, content_json, created_timestamp) VALUES ('20260210_1', 'user', '[{"type": "text", "text": "CANARY prompt"}]', 1770717590);
@@ -73,3 +76,4 @@ INSERT INTO usage_ledger VALUES (2, '20260210_1', 1770717660, '', 14000, 450, 14
 INSERT INTO usage_ledger VALUES (3, '20260210_2', 1770717700, 'gpt-5-mini', 4000, 200, 4200, 0, 0, 0.001, 'estimated', 0);
 INSERT INTO usage_ledger VALUES (4, '20260210_1', 1770718000, 'claude-sonnet-4-5', 5000, 500, 5500, 0, 0, 0.018, 'estimated', 1);
 INSERT INTO usage_ledger VALUES (5, '20260210_1', 1770804000, 'claude-sonnet-4-5', 0, 0, 0, 0, 0, 0, 'estimated', 0);
+COMMIT;

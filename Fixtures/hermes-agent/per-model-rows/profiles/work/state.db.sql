@@ -76,6 +76,8 @@ CREATE INDEX idx_session_model_usage_session ON session_model_usage(session_id);
 INSERT INTO schema_version VALUES (30);
 
 -- The named profile "work" keeps its own home and database.
+-- One transaction, as the tool writes it: a reader never sees it half done, so a split run never cuts inside it.
+BEGIN;
 INSERT INTO sessions (id, source, model, started_at, message_count, input_tokens, output_tokens, cache_read_tokens,
     cache_write_tokens, reasoning_tokens, cwd, billing_provider, billing_base_url, billing_mode, title, api_call_count)
 VALUES ('20260304_083000_0a0b0c', 'cli', 'deepseek-v4-flash', 1772613000.0, 4, 5000, 300, 20000, 0, 0,
@@ -86,3 +88,4 @@ INSERT INTO messages (session_id, role, content, timestamp) VALUES
 INSERT INTO session_model_usage VALUES
     ('20260304_083000_0a0b0c', 'deepseek-v4-flash', 'deepseek', 'https://api.deepseek.com', 'official_docs_snapshot', '',
      1, 5000, 300, 20000, 0, 0, 0.0008, 0, 'estimated', 'official_docs_snapshot', 1772614500.0, 1772614500.0);
+COMMIT;

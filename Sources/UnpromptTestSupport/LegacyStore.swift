@@ -39,10 +39,10 @@ public enum LegacyStore: Sendable {
         ) WITHOUT ROWID;
         """
 
-    /// SQL that takes a current store's tables back to schema 7's: the buckets without their price dimensions,
-    /// server-tool calls and 12-hour cache writes (schema 8), the identities without those columns. For tests that set a store's
+    /// SQL that takes a current store's tables back to schema 8's: the buckets without their price dimensions,
+    /// server-tool calls and 12-hour cache writes (schema 9), the identities without those columns. For tests that set a store's
     /// version back, together with dropping the tables of the steps after the one they test.
-    public static let beforeSchemaEight = """
+    public static let beforeSchemaNine = """
         CREATE TABLE buckets_v7 (
             quarter INTEGER NOT NULL, tool TEXT NOT NULL, model TEXT NOT NULL,
             context_above INTEGER NOT NULL, cost_logged INTEGER NOT NULL,

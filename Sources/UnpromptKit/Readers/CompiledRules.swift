@@ -149,9 +149,9 @@ final class RuleCompiler {
         return self.value(rebased, scope: scope)
     }
 
-    /// Token fields, each path placed under `base` when the descriptor gives `tokens_at` or `fallback_at`.
-    func tokens(_ spec: TokenSpec, under base: FieldPath?, scope: Scope) -> CompiledTokens {
-        func addend(_ addend: Addend) -> CompiledAddend {
+    /// A count's addends, each path placed under `base` (`tokens_at`, `fallback_at`), when there is one.
+    func addends(_ count: CountSpec, under base: FieldPath?, scope: Scope) -> [CompiledAddend] {
+        count.addends.map { addend in
             switch addend {
             case .each(let list):
                 let steps = [list.steps.first.flatMap { $0 }.map { Self.path($0, under: base) } ?? base] + list.steps.dropFirst()
@@ -160,7 +160,11 @@ final class RuleCompiler {
                 return .value(self.value(value, under: base, scope: scope))
             }
         }
-        func field(_ count: CountSpec?) -> [CompiledAddend]? { count.map { $0.addends.map(addend) } }
+    }
+
+    /// Token fields, each path placed under `base` when the descriptor gives `tokens_at` or `fallback_at`.
+    func tokens(_ spec: TokenSpec, under base: FieldPath?, scope: Scope) -> CompiledTokens {
+        func field(_ count: CountSpec?) -> [CompiledAddend]? { count.map { addends($0, under: base, scope: scope) } }
         return CompiledTokens(
             input: field(spec.input), output: field(spec.output), cacheRead: field(spec.cacheRead),
             cacheWrite: field(spec.cacheWrite), cacheWrite5m: field(spec.cacheWrite5m),
@@ -283,7 +287,7 @@ final class CompiledTokens: Sendable {
 /// The `dimensions:` block, its paths under `tokens_at`.
 final class CompiledDimensions: Sendable {
     let speed, tier, region: (value: CompiledValue, map: MappedValue)?
-    let webSearch, webFetch: [CompiledValue]?
+    let webSearch, webFetch: [CompiledAddend]?
 
     init(_ spec: DimensionSpec, under base: FieldPath?, _ compiler: RuleCompiler, scope: RuleCompiler.Scope) {
         func mapped(_ spec: MappedValue?) -> (value: CompiledValue, map: MappedValue)? {
@@ -292,8 +296,8 @@ final class CompiledDimensions: Sendable {
         speed = mapped(spec.speed)
         tier = mapped(spec.tier)
         region = mapped(spec.region)
-        webSearch = spec.webSearch.map { $0.addends.map { compiler.value($0, under: base, scope: scope) } }
-        webFetch = spec.webFetch.map { $0.addends.map { compiler.value($0, under: base, scope: scope) } }
+        webSearch = spec.webSearch.map { compiler.addends($0, under: base, scope: scope) }
+        webFetch = spec.webFetch.map { compiler.addends($0, under: base, scope: scope) }
     }
 }
 

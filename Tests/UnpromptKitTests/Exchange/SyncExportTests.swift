@@ -68,12 +68,18 @@ struct SyncExportTests {
         #expect(read.history.limits[1].usedPercent == 1.0 / 3, "a Double goes through JSON unchanged")
     }
 
-    /// Version 1 (before confirmations travelled) is still read: the same history, without answers.
-    @Test func aVersionOneExportStillReads() throws {
-        let history = try history()
+    /// Versions 1 (before confirmations travelled) and 2 (before the price dimensions) are still read: the same
+    /// history, version 1 without answers. (Their rows of 14: `aVersionOneExportIsStillRead`.)
+    @Test func versionsOneAndTwoStillRead() throws {
+        var history = try history()
+        history.buckets = []
         let text = String(decoding: export(history).document(), as: UTF8.self)
+        let current = "\"version\":\(SyncExport.version),"
+        var v2 = Array(text.replacingOccurrences(of: current, with: "\"version\":2,").utf8)
+        #expect(try SyncExport.decode(document: &v2).history == history)
         let cut = try #require(text.range(of: "\"confirmations\":"))
-        let v1 = text[..<cut.upperBound].replacingOccurrences(of: "\"version\":2,", with: "\"version\":1,") + "[]}"
+        let v1 = text[..<cut.upperBound].replacingOccurrences(of: current, with: "\"version\":1,") + "[]}"
+        #expect(v1.contains("\"version\":1,"))
         var bytes = Array(v1.utf8)
         let read = try SyncExport.decode(document: &bytes)
         var expected = history
@@ -158,13 +164,18 @@ struct SyncExportTests {
             (good.replacingOccurrences(of: "\"worked\":[1320,90]", with: "\"worked\":[1320,95]"), "worked range"),
             (good.replacingOccurrences(of: "[31,540,750]", with: "[128,540,750]"), "hours"),
             (good.replacingOccurrences(of: "[3,1,1232,17]", with: "[3,4,1232,17]"), "numbers"),
-            (good.replacingOccurrences(of: "\"version\":2,", with: "\"version\":1,"), "empty list (export version 1)"),
             (String(good.dropLast()), "not JSON"),
         ]
         for (text, expected) in cases {
             let refused = problem(document: text)
             #expect(refused?.message.contains(expected) == true, "\(expected): \(String(describing: refused))")
         }
+        // Version 1 held no answers (its rows, of 14, are left out here: `aVersionOneExportIsStillRead`).
+        var unbucketed = try history()
+        unbucketed.buckets = []
+        let v1 = String(decoding: export(unbucketed).document(), as: UTF8.self)
+            .replacingOccurrences(of: "\"version\":\(SyncExport.version),", with: "\"version\":1,")
+        #expect(problem(document: v1)?.message.contains("empty list (export version 1)") == true)
         // Rows: the first bucket row's quarter-hour made 96 (out of the day), a row made too short, rows swapped.
         let rows = try #require(good.range(of: "\"buckets\":[[")).upperBound
         let quarterEnd = try #require(good[rows...].firstIndex(of: ","))
@@ -203,13 +214,15 @@ struct SyncExportTests {
         ])
         let wide = document.replacingOccurrences(of: "[4,0,0,0,0,10,20,30,40,50,0,2,0,0]", with: "[4,0,0,0,0,0,0,0,10,20,30,40,0,50,0,2,0,0,0,0]")
         #expect(problem(document: wide)?.message.contains("list of 14 numbers") == true)
-        // A version 2 row whose tier is not a tier is refused.
+        // A row whose tier is not a tier is refused.
         let history = try history()
         let good = String(decoding: export(history).document(), as: UTF8.self)
         let fast = try #require(history.buckets.first { $0.dimensions.speed == .fast })
         let offset = fast.quarter - CivilDate.floorDivide(fast.quarter, LocalCalendar.quartersPerDay) * LocalCalendar.quartersPerDay
-        let bad = try #require(good.range(of: "[\(offset),0,0,0,0,2,1,2,"))
-        #expect(problem(document: good.replacingCharacters(in: bad, with: "[\(offset),0,0,0,0,2,9,2,"))?.message.contains("out of its range") == true)
+        // Its row: the quarter-hour, the tool and model indices, no context band or logged cost, then speed fast, tier standard, region us.
+        let bad = try #require(good.range(of: #"\[\#(offset),\d+,\d+,0,0,2,1,2,"#, options: .regularExpression))
+        let tier = good.index(bad.upperBound, offsetBy: -4)
+        #expect(problem(document: good.replacingCharacters(in: tier...tier, with: "9"))?.message.contains("out of its range") == true)
     }
 
     @Test func theSyncEnginesFilesAreRecognized() {

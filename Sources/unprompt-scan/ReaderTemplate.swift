@@ -192,7 +192,7 @@ struct ReaderTemplate {
     /// What the sample gives: `lines` counts the line the prefilter drops too (a document or a row is one).
     private var expected: String {
         let lines = format == .jsonl || format == .text ? 2 : 1
-        let counts = #"{ "input": 1200, "output": 300, "cacheRead": 800, "cacheWrite5m": 0, "cacheWrite1h": 0, "reasoning": 0 }"#
+        let counts = #"{ "input": 1200, "output": 300, "cacheRead": 800, "cacheWrite5m": 0, "cacheWrite1h": 0, "cacheWrite12h": 0, "reasoning": 0 }"#
         return """
             {
               "sources": 1,

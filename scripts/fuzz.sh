@@ -5,7 +5,7 @@
 # caused it in .build/fuzz/ (replay it: .build/fuzz/UnpromptFuzz FILE). Inputs that reached new code are kept in
 # .build/fuzz/corpus for the next run.
 # FUZZ_SEED=N (not 0) and FUZZ_RUNS=N make a run repeatable: the same mutations in the same order, with Swift's
-# hashing made deterministic too, stopping after N inputs (or FUZZ_SECONDS, whichever comes first). CI runs so (on a
+# hashing made deterministic and addresses fixed too, stopping after N inputs (or FUZZ_SECONDS, whichever comes first). CI runs so (on a
 # corpus of its own, emptied first), so that its verdict is the code's and not the dice's; a plain `make fuzz` explores anew each time.
 # Only Linux's toolchain links libFuzzer into Swift; elsewhere the run is skipped, saying so.
 set -euo pipefail
@@ -44,12 +44,20 @@ done < <(find Fixtures -type f ! -name expected.json ! -name README.md ! -name K
 printf 'leak:UnpromptFuzz7readers\n' > "$out/lsan-suppressions"
 seed="${FUZZ_SEED:-0}"
 corpus="$out/corpus"
+# Addresses reach the mutations too (libFuzzer keeps the operands of the comparisons it sees, pointers among them):
+# a repeatable run also turns address randomization off, where the system lets it.
+fixed=()
 if [ "$seed" != 0 ]; then
     export SWIFT_DETERMINISTIC_HASHING=1
     corpus="$out/corpus-seed-$seed" && rm -rf "$corpus" && mkdir -p "$corpus"
+    if setarch "$(uname -m)" -R true 2>/dev/null; then
+        fixed=(setarch "$(uname -m)" -R)
+    else
+        echo "make fuzz: address randomization cannot be turned off here (setarch -R): the run may differ from another" >&2
+    fi
 fi
 LSAN_OPTIONS="suppressions=$out/lsan-suppressions${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
-UNPROMPT_FUZZ_READERS=readers "$binary" "$corpus" "$out/seeds" \
+UNPROMPT_FUZZ_READERS=readers "${fixed[@]}" "$binary" "$corpus" "$out/seeds" \
     -seed="$seed" -runs="${FUZZ_RUNS:--1}" -reload=0 \
     -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" \
     -max_len=262144 -artifact_prefix="$out/" -print_final_stats=1

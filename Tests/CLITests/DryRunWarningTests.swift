@@ -62,6 +62,20 @@ struct DryRunWarningTests {
         #expect(!found.contains { $0.message.contains("CANARY") }, "key names only, never a value")
     }
 
+    /// One field misspelled beside a correct one: the record still counts (its output as 0), so only the key
+    /// spelled almost like it, in the same object, can point at the mistake.
+    @Test func aFieldMisspelledBesideCorrectOnesNamesTheKeySpelledAlmostLikeIt() throws {
+        let found = try warnings(tokens: "{ input: usage.in, output: usage.otu }", lines: [Self.turn, Self.turn])
+        #expect(found.map(\.code) == ["near-miss"], "\(found)")
+        #expect(
+            found.first?.message
+                == "readers/probe.yaml:9:9: record rule 'turn': token path 'usage.otu' is absent from the first record counted, whose object holds 'out' (counted as 0; a misspelling?)",
+            "\(found)")
+        // Spelled right, or absent with nothing like it there (a field that only some records carry): no warning.
+        #expect(try warnings(lines: [Self.turn]).isEmpty)
+        #expect(try warnings(tokens: "{ input: usage.in, output: usage.out, reasoning: usage.reasoning }", lines: [Self.turn]).isEmpty)
+    }
+
     @Test func aPathMisspelledHigherUpListsTheRecordsTopLevel() throws {
         let found = try warnings(tokens: "{ input: usge.in }", lines: [Self.turn])
         let noUsage = try #require(found.first { $0.code == "no-usage" }, "\(found)")

@@ -37,8 +37,13 @@ public struct RuleDiagnostics: Sendable {
     /// time written as text).
     public var earliest: (time: Int64, number: Double?)?
     public var latest: (time: Int64, number: Double?)?
+    /// Token paths absent from a source's first counted record beside a key spelled almost like them, each once.
+    public var nearMisses: [NearMiss] = []
+    /// The source's first counted record has been looked at for them.
+    var nearMissesChecked = false
 
     mutating func add(_ other: RuleDiagnostics) {
+        for miss in other.nearMisses where !nearMisses.contains(where: { $0.path == miss.path }) { nearMisses.append(miss) }
         if noUsageLevel == nil { noUsageLevel = other.noUsageLevel }
         noUsage += other.noUsage
         if firstBadTimeNumber == nil { firstBadTimeNumber = other.firstBadTimeNumber }

@@ -295,6 +295,14 @@ struct RecordExtractor {
                 alias: alias, checkAlias: checkAlias, aliasOwner: rule.aliasGroup.map(aliasGroup),
                 estimated: rule.estimated, dimensions: dimensions(rule.dimensions, context), serverTools: serverTools))
         result.diagnostics.update(rule: rule.index) { $0.note(time: time, number: timeValue.double) }
+        // Decoded fields live in other parsers: their paths are not looked at.
+        if rule.decode.isEmpty, !result.diagnostics.rules[rule.index].nearMissesChecked {
+            let misses = NearMiss.find(rule.tokenPaths, in: context)
+            result.diagnostics.update(rule: rule.index) {
+                $0.nearMissesChecked = true
+                $0.nearMisses = misses
+            }
+        }
     }
 
     /// A `no-usage` skip; the first of the source also keeps the key names where its first token path stops.

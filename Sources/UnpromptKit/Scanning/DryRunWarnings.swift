@@ -3,7 +3,7 @@ import Foundation
 /// A mistake a dry run can see in a descriptor, named by the rule that produced it (`readers/ID.yaml:line:col`).
 /// It never holds a value of a record or a path on the disk: counts, key names, the descriptor's own text.
 public struct DryRunWarning: Sendable, Equatable {
-    /// `unmatched`, `no-usage`, `no-sources`, `implausible-time`.
+    /// `unmatched`, `no-usage`, `near-miss`, `no-sources`, `implausible-time`.
     public let code: String
     public let message: String
 }
@@ -39,7 +39,7 @@ struct DryRunWarnings {
                 ))
         }
         for (rule, found) in zip(input.records, diagnostics.rules) {
-            warnings += noUsage(rule, found) + times(rule, found)
+            warnings += noUsage(rule, found) + nearMisses(rule, found) + times(rule, found)
         }
         return warnings
     }
@@ -55,6 +55,15 @@ struct DryRunWarnings {
             message += "; keys at \(at) in the first: " + (level.keys.isEmpty ? "none" : level.keys.joined(separator: ", "))
         }
         return [DryRunWarning(code: "no-usage", message: message)]
+    }
+
+    private func nearMisses(_ rule: RecordRule, _ found: RuleDiagnostics) -> [DryRunWarning] {
+        found.nearMisses.map { miss in
+            DryRunWarning(
+                code: "near-miss",
+                message: "\(place(rule.mark)): record rule '\(rule.name)': token path '\(miss.path)' is absent from the first "
+                    + "record counted, whose object holds '\(miss.present)' (counted as 0; a misspelling?)")
+        }
     }
 
     private func times(_ rule: RecordRule, _ found: RuleDiagnostics) -> [DryRunWarning] {

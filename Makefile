@@ -37,10 +37,12 @@ bench: deps
 
 ## Fuzzes the descriptor loader, the line reader and the record extractor with libFuzzer (Fuzz/, scripts/fuzz.sh) for
 ## FUZZ_SECONDS, seeded from readers/ and Fixtures/; a crash or hang fails it and leaves its input in .build/fuzz/.
-## Linux only (elsewhere it is skipped, saying why).
+## FUZZ_SEED=N FUZZ_RUNS=N make the run repeatable (CI's). Linux only (elsewhere it is skipped, saying why).
 FUZZ_SECONDS ?= 600
+FUZZ_SEED ?= 0
+FUZZ_RUNS ?= -1
 fuzz: deps
-	SWIFT="$(SWIFT)" FUZZ_SECONDS="$(FUZZ_SECONDS)" bash scripts/fuzz.sh
+	SWIFT="$(SWIFT)" FUZZ_SECONDS="$(FUZZ_SECONDS)" FUZZ_SEED="$(FUZZ_SEED)" FUZZ_RUNS="$(FUZZ_RUNS)" bash scripts/fuzz.sh
 
 ## bin/unprompt-scan and share/unprompt-scan/{readers,pricing,water} under $(DESTDIR)$(PREFIX).
 install: build

@@ -34,15 +34,15 @@ import json
 import statistics
 import sys
 
-FIELDS = ["input", "output", "cacheRead", "cacheWrite5m", "cacheWrite1h", "reasoning"]
+FIELDS = ["input", "output", "cacheRead", "cacheWrite5m", "cacheWrite1h", "cacheWrite12h", "reasoning"]
 
 
 def diff(label, ours, want):
     out = []
     for f in FIELDS:
         got = ours.get(f, 0) if ours is not None else None
-        if got != want[f]:
-            out.append("  %s %s: ours %s, expected %s" % (label, f, got, want[f]))
+        if got != want.get(f, 0):
+            out.append("  %s %s: ours %s, expected %s" % (label, f, got, want.get(f, 0)))
     return out
 
 
@@ -88,7 +88,7 @@ def check(kind, ours_path, expected_path, aiburn_path=None):
             for g in ab.get("groups", []):
                 for k in a:
                     a[k] += int(g.get(k, 0) or 0)
-            ocache = t.get("cacheRead", 0) + t.get("cacheWrite5m", 0) + t.get("cacheWrite1h", 0)
+            ocache = t.get("cacheRead", 0) + t.get("cacheWrite5m", 0) + t.get("cacheWrite1h", 0) + t.get("cacheWrite12h", 0)
             rows = [("input", t.get("input", 0), a["input"]), ("output", t.get("output", 0), a["output"]),
                     ("cache (read+write)", ocache, a["cache"])]
             print("  beside aiburn (information):")
@@ -199,15 +199,15 @@ def summary(out_path, meta_path, row_paths):
 def store_check(store_path, expected_path):
     import sqlite3
     row = sqlite3.connect("file:%s?mode=ro" % store_path, uri=True).execute(
-        "SELECT sum(input), sum(output), sum(cache_read), sum(cache_write_5m), sum(cache_write_1h), sum(reasoning), "
-        "sum(events) FROM buckets").fetchone()
-    ours = dict(zip(FIELDS, row[:6]))
+        "SELECT sum(input), sum(output), sum(cache_read), sum(cache_write_5m), sum(cache_write_1h), "
+        "sum(cache_write_12h), sum(reasoning), sum(events) FROM buckets").fetchone()
+    ours = dict(zip(FIELDS, row[:7]))
     with open(expected_path) as f:
         e = json.load(f)
     want, events = e["rules"]["true"]["totals"], e["rules"]["true"]["events"]
     problems = diff("store total", ours, want)
-    if row[6] != events:
-        problems.append("  store events: ours %s, expected %s" % (row[6], events))
+    if row[7] != events:
+        problems.append("  store events: ours %s, expected %s" % (row[7], events))
     if problems:
         print("store totals differ from %s:" % expected_path)
         print("\n".join(problems))

@@ -4,6 +4,9 @@
 # hang (FUZZ_TIMEOUT seconds for one input) or memory past FUZZ_RSS_MB fails the run, and leaves the input that
 # caused it in .build/fuzz/ (replay it: .build/fuzz/UnpromptFuzz FILE). Inputs that reached new code are kept in
 # .build/fuzz/corpus for the next run.
+# FUZZ_SEED=N (not 0) and FUZZ_RUNS=N make a run repeatable: the same mutations in the same order, with Swift's
+# hashing made deterministic too, stopping after N inputs (or FUZZ_SECONDS, whichever comes first). CI runs so (on a
+# corpus of its own, emptied first), so that its verdict is the code's and not the dice's; a plain `make fuzz` explores anew each time.
 # Only Linux's toolchain links libFuzzer into Swift; elsewhere the run is skipped, saying so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,7 +42,14 @@ done < <(find Fixtures -type f ! -name expected.json ! -name README.md ! -name K
 # parts of it as lost because Swift keeps an enum's case in the spare bits of a class reference it holds, which hides
 # the pointer from its scan; allocations of that one load are left out, and every input's own are still checked.
 printf 'leak:UnpromptFuzz7readers\n' > "$out/lsan-suppressions"
+seed="${FUZZ_SEED:-0}"
+corpus="$out/corpus"
+if [ "$seed" != 0 ]; then
+    export SWIFT_DETERMINISTIC_HASHING=1
+    corpus="$out/corpus-seed-$seed" && rm -rf "$corpus" && mkdir -p "$corpus"
+fi
 LSAN_OPTIONS="suppressions=$out/lsan-suppressions${LSAN_OPTIONS:+:$LSAN_OPTIONS}" \
-UNPROMPT_FUZZ_READERS=readers "$binary" "$out/corpus" "$out/seeds" \
+UNPROMPT_FUZZ_READERS=readers "$binary" "$corpus" "$out/seeds" \
+    -seed="$seed" -runs="${FUZZ_RUNS:--1}" -reload=0 \
     -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" \
     -max_len=262144 -artifact_prefix="$out/" -print_final_stats=1

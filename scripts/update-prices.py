@@ -32,8 +32,11 @@ MODES = {"chat", "responses", "completion"}
 PRICE_FIELD = re.compile(
     r"^(input_cost_per_token|output_cost_per_token|cache_read_input_token_cost|cache_creation_input_token_cost"
     r"|output_cost_per_reasoning_token)")
+# Besides per-token prices: per-request charges (web search) and the multipliers of a region, which pricing
+# reads (docs/METHOD.md, "Cost").
 DESCRIPTIVE = {"litellm_provider", "mode", "max_input_tokens", "max_output_tokens", "deprecation_date",
-               "provider_specific_entry", "source", "tiered_pricing"}
+               "provider_specific_entry", "source", "tiered_pricing", "search_context_cost_per_query",
+               "regional_processing_uplift_multiplier_us", "regional_processing_uplift_multiplier_eu"}
 
 
 def keep_row(key, row):

@@ -39,6 +39,31 @@ public enum LegacyStore: Sendable {
         ) WITHOUT ROWID;
         """
 
+    /// SQL that takes a current store's tables back to schema 8's: the buckets without their price dimensions,
+    /// server-tool calls and 12-hour cache writes (schema 9), the identities without those columns. For tests that set a store's
+    /// version back, together with dropping the tables of the steps after the one they test.
+    public static let beforeSchemaNine = """
+        CREATE TABLE buckets_v7 (
+            quarter INTEGER NOT NULL, tool TEXT NOT NULL, model TEXT NOT NULL,
+            context_above INTEGER NOT NULL, cost_logged INTEGER NOT NULL,
+            input INTEGER NOT NULL, cache_read INTEGER NOT NULL, cache_write_5m INTEGER NOT NULL,
+            cache_write_1h INTEGER NOT NULL, output INTEGER NOT NULL, reasoning INTEGER NOT NULL,
+            events INTEGER NOT NULL, logged_cost_nanos INTEGER NOT NULL, estimated_events INTEGER NOT NULL,
+            PRIMARY KEY (quarter, tool, model, context_above, cost_logged)
+        ) WITHOUT ROWID;
+        INSERT INTO buckets_v7 SELECT quarter, tool, model, context_above, cost_logged, input, cache_read,
+            cache_write_5m, cache_write_1h, output, reasoning, events, logged_cost_nanos, estimated_events FROM buckets;
+        DROP TABLE buckets;
+        ALTER TABLE buckets_v7 RENAME TO buckets;
+        ALTER TABLE identities DROP COLUMN speed;
+        ALTER TABLE identities DROP COLUMN tier;
+        ALTER TABLE identities DROP COLUMN region;
+        ALTER TABLE identities DROP COLUMN web_search;
+        ALTER TABLE identities DROP COLUMN web_fetch;
+        ALTER TABLE identities DROP COLUMN cache_write_12h;
+
+        """
+
     /// Writes at `target` the store an Unprompt of schema 2 would have written for the same reads as
     /// `store`: schema 2's tables, exactly as that version created them, holding the same checkpoints,
     /// identities, buckets (their schema 2 columns), limit samples, settings and aliases. Newer tables and

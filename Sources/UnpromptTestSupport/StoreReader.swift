@@ -8,18 +8,20 @@ public struct StoreTotals: Equatable, Sendable, CustomStringConvertible {
     public var cacheRead: Int64
     public var cacheWrite5m: Int64
     public var cacheWrite1h: Int64
+    public var cacheWrite12h: Int64
     public var reasoning: Int64
     public var events: Int64
 
     public init(
         input: Int64 = 0, output: Int64 = 0, cacheRead: Int64 = 0, cacheWrite5m: Int64 = 0, cacheWrite1h: Int64 = 0,
-        reasoning: Int64 = 0, events: Int64 = 0
+        cacheWrite12h: Int64 = 0, reasoning: Int64 = 0, events: Int64 = 0
     ) {
         self.input = input
         self.output = output
         self.cacheRead = cacheRead
         self.cacheWrite5m = cacheWrite5m
         self.cacheWrite1h = cacheWrite1h
+        self.cacheWrite12h = cacheWrite12h
         self.reasoning = reasoning
         self.events = events
     }
@@ -30,14 +32,14 @@ public struct StoreTotals: Equatable, Sendable, CustomStringConvertible {
         StoreTotals(
             input: a.input + b.input, output: a.output + b.output, cacheRead: a.cacheRead + b.cacheRead,
             cacheWrite5m: a.cacheWrite5m + b.cacheWrite5m, cacheWrite1h: a.cacheWrite1h + b.cacheWrite1h,
-            reasoning: a.reasoning + b.reasoning, events: a.events + b.events)
+            cacheWrite12h: a.cacheWrite12h + b.cacheWrite12h, reasoning: a.reasoning + b.reasoning, events: a.events + b.events)
     }
 
     public static func += (a: inout StoreTotals, b: StoreTotals) { a = a + b }
 
     public var description: String {
         "input \(input), output \(output), cacheRead \(cacheRead), cacheWrite5m \(cacheWrite5m), "
-            + "cacheWrite1h \(cacheWrite1h), reasoning \(reasoning), events \(events)"
+            + "cacheWrite1h \(cacheWrite1h), cacheWrite12h \(cacheWrite12h), reasoning \(reasoning), events \(events)"
     }
 }
 
@@ -84,18 +86,19 @@ public enum StoreReader: Sendable {
                 sys.exit(0)
             for row in db.execute(
                 "SELECT tool, model, sum(input), sum(output), sum(cache_read), sum(cache_write_5m), "
-                "sum(cache_write_1h), sum(reasoning), sum(events) FROM buckets GROUP BY tool, model ORDER BY tool, model"):
+                "sum(cache_write_1h), sum(cache_write_12h), sum(reasoning), sum(events) FROM buckets "
+                "GROUP BY tool, model ORDER BY tool, model"):
                 print("\\t".join(str(v) for v in row))
             """
         let output = try onACopy(of: store) { copied in try Python.run(script, arguments: [copied]) }
         var result: [String: StoreTotals] = [:]
         for line in output.split(separator: "\n") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard fields.count == 9 else { throw Failure(description: "unexpected row from the store: \(line)") }
+            guard fields.count == 10 else { throw Failure(description: "unexpected row from the store: \(line)") }
             let n = fields[2...].map { Int64($0) ?? 0 }
             result[fields[0] + "/" + fields[1]] = StoreTotals(
-                input: n[0], output: n[1], cacheRead: n[2], cacheWrite5m: n[3], cacheWrite1h: n[4], reasoning: n[5],
-                events: n[6])
+                input: n[0], output: n[1], cacheRead: n[2], cacheWrite5m: n[3], cacheWrite1h: n[4], cacheWrite12h: n[5],
+                reasoning: n[6], events: n[7])
         }
         return result
     }

@@ -154,7 +154,8 @@ extension Command {
         Command(
             words: ["prices"],
             abstract: "the price table's source, date and SHA-256, your override, and every model in the store with its price row",
-            options: [.wide, .columns, .store, .json],
+            options: [.wide, .columns, .store, .json, .at],
+            examples: [Example(command: "unprompt-scan prices --at 2026-03-01", comment: "the rows in force on a date, for models whose price changed")],
             run: { c throws(UsageError) in try PricesCommand.run(c.arguments, environment: c.environment) }),
         Command(
             words: ["watch"],

@@ -7,13 +7,18 @@ enum CountsFormat {
         .object([
             ("input", .integer(counts.input)), ("output", .integer(counts.output)),
             ("cacheRead", .integer(counts.cacheRead)), ("cacheWrite5m", .integer(counts.cacheWrite5m)),
-            ("cacheWrite1h", .integer(counts.cacheWrite1h)), ("reasoning", .integer(counts.reasoning)),
+            ("cacheWrite1h", .integer(counts.cacheWrite1h)), ("cacheWrite12h", .integer(counts.cacheWrite12h)),
+            ("reasoning", .integer(counts.reasoning)),
         ])
     }
 
     static func columns(_ counts: TokenCounts) -> [String] {
-        [counts.input, counts.output, counts.cacheRead, counts.cacheWrite5m, counts.cacheWrite1h, counts.reasoning]
-            .map { grouped(Int($0)) }
+        fields(counts).map { grouped(Int($0)) }
+    }
+
+    /// The seven counts in the order every table and CSV shows them.
+    static func fields(_ counts: TokenCounts) -> [Int64] {
+        [counts.input, counts.output, counts.cacheRead, counts.cacheWrite5m, counts.cacheWrite1h, counts.cacheWrite12h, counts.reasoning]
     }
 
     static func grouped(_ value: Int) -> String {

@@ -66,6 +66,8 @@ struct Option: Equatable {
         name: "--readers-dir", value: "DIR", help: "load descriptors from DIR only, instead of the built-in set and your own")
     static let dryRun = Option(
         name: "--dry-run", value: nil, help: "read every source with its descriptor and print what would be counted; writes nothing")
+    static let at = Option(
+        name: "--at", value: "DATE", help: "only the price rows in force on this date (UTC), YYYY-MM-DD, for models whose price changed")
     static let version = Option(
         name: "--version", value: nil, help: "the release, the commit it was built from, the price table's date, the water method")
     static let yes = Option(name: "--yes", value: nil, help: "confirm the day's proposal as it is (without a terminal, this or --context)")
@@ -93,7 +95,7 @@ struct Option: Equatable {
     /// Every option of every command.
     static let all: [Option] = [
         store, tz, json, csv, noScan, costMode, config, since, until, last, startOfWeek, tool, month, wide, columns, live, out,
-        port, host, interval, root, readersDir, dryRun, version, yes, context, undo, fixtures, seed, help,
+        port, host, interval, root, readersDir, dryRun, at, version, yes, context, undo, fixtures, seed, help,
         device, dir, period, what, by, svg,
     ]
 }

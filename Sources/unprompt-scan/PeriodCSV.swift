@@ -9,7 +9,7 @@ enum PeriodCSV {
     static func header(_ period: LocalCalendar.Period) -> [String] {
         [
             period == .day ? "date" : "month", "tool", "model", "input", "output", "cache_read", "cache_write_5m",
-            "cache_write_1h", "reasoning", "total", "events", "cost_usd", "unpriced_tokens", "water_liters_low",
+            "cache_write_1h", "cache_write_12h", "reasoning", "total", "events", "cost_usd", "unpriced_tokens", "water_liters_low",
             "water_liters_central", "water_liters_high",
         ]
     }
@@ -27,8 +27,7 @@ enum PeriodCSV {
                     let water = readings.water.liters
                     table.add(
                         [.text(label), .text(tool), .text(model)]
-                            + [counts.input, counts.output, counts.cacheRead, counts.cacheWrite5m, counts.cacheWrite1h, counts.reasoning]
-                            .map(CSVTable.Field.integer)
+                            + CountsFormat.fields(counts).map(CSVTable.Field.integer)
                             + [
                                 .integer(counts.total), .integer(cell.events),
                                 readings.cost.shownUSD.map(CSVTable.Field.decimal) ?? .empty,

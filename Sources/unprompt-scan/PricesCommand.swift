@@ -1,10 +1,11 @@
 import Foundation
 import UnpromptKit
 
-/// `prices [--wide] [--columns LIST] [--store PATH] [--json]`: what the cost readings are computed with (`PriceListing`) — the bundled
+/// `prices [--wide] [--columns LIST] [--store PATH] [--json] [--at DATE]`: what the cost readings are computed with (`PriceListing`) — the bundled
 /// table's source, date and SHA-256 (checked against the file), the overlay, whether the user's override is
 /// in force — and every model in the store with the price row it resolves to; a model without one is listed
-/// as unpriced with its tokens. It reads the store as it is (read-only, no scan); no path is printed.
+/// as unpriced with its tokens; and the dated rows of models whose price changed (with `--at`, the rows in force
+/// that day). It reads the store as it is (read-only, no scan); no path is printed.
 enum PricesCommand {
     static let columns: [Table.Column] = [
         .label("model"), Table.Column("tokens", "tokens", .essential(1)), Table.Column("events", "events", .optional(2)),
@@ -12,13 +13,25 @@ enum PricesCommand {
         Table.Column("from", "from", .optional(1), alignment: .left),
     ]
 
+    /// The dated rows' table: not one `--columns` chooses from, so it only fits the width.
+    static let datedColumns: [Table.Column] = [
+        .label("price row"), Table.Column("from", "from", .essential(1), alignment: .left),
+        Table.Column("through", "through", .essential(1), alignment: .left), Table.Column("in", "$/M in", .essential(2)),
+        Table.Column("out", "$/M out", .essential(2)), Table.Column("source", "source", .optional(1), alignment: .left, shortens: true),
+    ]
+
     static func run(_ arguments: Arguments, environment: [String: String]) throws(UsageError) -> ExitCode {
         let layout = try TableOptions.layout(arguments, environment: environment, columns: UsageTable.ids(columns), view: "prices")
+        var at: Int64?
+        if let text = arguments.single("--at") {
+            guard let day = CivilDate.day(parsing: text) else { throw UsageError("--at: expected a date YYYY-MM-DD, got '\(text)'") }
+            at = day
+        }
         let path = StoreLocation.path(arguments, environment)
         guard let readings = Readings.open(mode: .calculate, environment: environment) else { return .invalidData }
         let listing: PriceListing
         do {
-            listing = try PriceListing.read(storePath: path, readings: readings)
+            listing = try PriceListing.read(storePath: path, readings: readings, at: at)
         } catch {
             switch error {
             case .store(let error): return StoreFailure.report(error)
@@ -59,6 +72,17 @@ enum PricesCommand {
             ("unpriced", .array(listing.unpriced.map { line in
                 .object([("model", .string(line.model)), ("tokens", .integer(line.tokens)), ("events", .integer(line.events))])
             })),
+            ("at", listing.at.map { .string(CivilDate.dateString(ofDay: $0)) } ?? .null),
+            ("datedRows", .array(listing.datedRows.map { row in
+                .object([
+                    ("priceKey", .string(row.key)), ("from", .string(row.layer)),
+                    ("validFrom", row.validFrom.map { .string($0) } ?? .null),
+                    ("validUntil", row.validUntil.map { .string($0) } ?? .null), ("otherDays", .bool(row.undated)),
+                    ("inputPerMillion", row.inputPerMillion.map { .number($0) } ?? .null),
+                    ("outputPerMillion", row.outputPerMillion.map { .number($0) } ?? .null),
+                    ("source", row.source.map { .string($0) } ?? .null),
+                ])
+            })),
         ])
     }
 
@@ -77,6 +101,22 @@ enum PricesCommand {
             lines.append("override: none (put prices.json, in this table's format, in the config directory to add or replace rows)")
         }
         lines = Prose.wrap(lines, width: layout.width)
+        if !listing.datedRows.isEmpty {
+            let day = listing.at.map { " in force on \(CivilDate.dateString(ofDay: $0))" } ?? ""
+            lines += Prose.wrap(["dated prices (each day is priced with the row in force that day, UTC)\(day):"], width: layout.width)
+            var dated = Table(datedColumns)
+            for row in listing.datedRows {
+                dated.add([
+                    Table.Cell(row.key), Table.Cell(row.undated ? "other days" : row.validFrom ?? ""),
+                    Table.Cell(row.undated ? "" : row.validUntil ?? ""),
+                    Table.Cell(row.inputPerMillion.map { PriceText.perMillion($0) } ?? ""),
+                    Table.Cell(row.outputPerMillion.map { PriceText.perMillion($0) } ?? ""), Table.Cell(row.source ?? ""),
+                ])
+            }
+            var datedLayout = TableLayout(width: layout.width, color: layout.color)
+            if layout.columns == .wide { datedLayout.columns = .wide }
+            lines += dated.render(datedLayout.indented(by: 2)).map { "  " + $0 }
+        }
         guard !listing.models.isEmpty else {
             lines.append("no models in the store yet")
             return lines.joined(separator: "\n")
@@ -100,5 +140,15 @@ enum PricesCommand {
                 width: layout.width)
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// A rate per million tokens as the price list shows it: up to four decimals, no trailing zeros.
+enum PriceText {
+    static func perMillion(_ value: Double) -> String {
+        var text = String(format: "%.4f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 }

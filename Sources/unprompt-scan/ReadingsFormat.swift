@@ -4,7 +4,8 @@ import UnpromptKit
 /// The one way cost and water are written, in text and JSON alike.
 enum ReadingsFormat {
     /// `{"usd": number or null, "loggedUSD", "events", "unpricedTokens", "unpricedEvents", "unpricedModels",
-    /// "approximateTokens", "estimatedEvents"}`; `usd` as `usd(_:)` writes it.
+    /// "approximateTokens", "estimatedEvents", "assumed", "webSearches", "webFetches"}`; `usd` as `usd(_:)`
+    /// writes it; `assumed` names what the calculated cost took as standard (docs/METHOD.md, "Cost").
     static func json(_ cost: CostReading) -> JSON {
         .object([
             ("usd", usd(cost)),
@@ -15,7 +16,15 @@ enum ReadingsFormat {
             ("unpricedModels", .array(cost.unpricedModels.sorted().map { .string($0) })),
             ("approximateTokens", .integer(cost.approximateTokens)),
             ("estimatedEvents", .integer(cost.estimatedEvents)),
+            ("assumed", assumed(cost)),
+            ("webSearches", .integer(cost.serverTools.webSearch)),
+            ("webFetches", .integer(cost.serverTools.webFetch)),
         ])
+    }
+
+    /// What the cost assumed, in a fixed order.
+    static func assumed(_ cost: CostReading) -> JSON {
+        .array(cost.assumed.sorted().map { .string($0.rawValue) })
     }
 
     /// `{"liters": {"low", "central", "high"}, "onSiteLiters": {…}}`.

@@ -94,13 +94,14 @@ enum SnapshotCommand {
         ])
     }
 
-    /// `{"usd", "unpricedTokens", "approximateTokens"}`: `usd` at API list prices (logged costs as the cost
+    /// `{"usd", "unpricedTokens", "approximateTokens", "assumed"}`: `usd` at API list prices (logged costs as the cost
     /// mode says), as `ReadingsFormat.usd` writes it.
     static func cost(_ reading: CostReading) -> JSON {
         .object([
             ("usd", ReadingsFormat.usd(reading)),
             ("unpricedTokens", .integer(reading.uncostedTokens)),
             ("approximateTokens", .integer(reading.approximateTokens)),
+            ("assumed", ReadingsFormat.assumed(reading)),
         ])
     }
 

@@ -1,11 +1,11 @@
 import UnpromptKit
 
 /// The columns of every usage table (`daily`, `weekly`, `monthly`, `today`'s tools, the dry run) and their
-/// cells: the label, the six counts, the total, events, cost and water; a view adds its own after them.
+/// cells: the label, the seven counts, the total, events, cost and water; a view adds its own after them.
 enum UsageTable {
     static let counts: [Table.Column] = [
         ("input", "input"), ("output", "output"), ("cache-read", "cache read"), ("cache-write-5m", "cache write 5m"),
-        ("cache-write-1h", "cache write 1h"), ("reasoning", "reasoning"),
+        ("cache-write-1h", "cache write 1h"), ("cache-write-12h", "cache write 12h"), ("reasoning", "reasoning"),
     ].map { Table.Column($0.0, $0.1, .optional(8)) }
     static let total = Table.Column("total", "total", .essential(1))
     static let events = Table.Column("events", "events", .optional(7))

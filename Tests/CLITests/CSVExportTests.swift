@@ -22,7 +22,7 @@ struct CSVExportTests {
         header = rows[0]
         assert header[:3] == ["date" if period == "daily" else "month", "tool", "model"], header
         names = {"input": "input", "output": "output", "cache_read": "cacheRead", "cache_write_5m": "cacheWrite5m",
-                 "cache_write_1h": "cacheWrite1h", "reasoning": "reasoning"}
+                 "cache_write_1h": "cacheWrite1h", "cache_write_12h": "cacheWrite12h", "reasoning": "reasoning"}
         seen = set()
         for row in rows[1:]:
             assert len(row) == len(header), row

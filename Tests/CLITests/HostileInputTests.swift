@@ -72,9 +72,9 @@ struct HostileInputTests {
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
             db.execute("UPDATE buckets SET input = 9223372036854775807")
-            db.execute("INSERT INTO buckets SELECT quarter + 1, tool, model, context_above, cost_logged, input, "
-                       "cache_read, cache_write_5m, cache_write_1h, 1.5e19, reasoning, events, logged_cost_nanos, "
-                       "estimated_events FROM buckets")
+            db.execute("INSERT INTO buckets SELECT quarter + 1, tool, model, context_above, cost_logged, speed, tier, "
+                       "region, input, cache_read, cache_write_5m, cache_write_1h, cache_write_12h, 1.5e19, reasoning, "
+                       "events, logged_cost_nanos, estimated_events, web_search, web_fetch FROM buckets")
             db.commit()
             """, arguments: [home.store])
         for view in Self.views {

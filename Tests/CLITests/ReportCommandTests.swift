@@ -21,7 +21,7 @@ struct ReportCommandTests {
             .object([
                 "input": .number(Double(input)), "output": .number(Double(output)), "cacheRead": .number(Double(cacheRead)),
                 "cacheWrite5m": .number(Double(cacheWrite5m)), "cacheWrite1h": .number(Double(cacheWrite1h)),
-                "reasoning": .number(Double(reasoning)),
+                "cacheWrite12h": .number(0), "reasoning": .number(Double(reasoning)),
             ])
         }
     }
@@ -223,15 +223,15 @@ struct ReportCommandTests {
         #expect(text.status == 0)
         let lines = text.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "daily usage in tokens (time zone America/New_York)")
-        // Columns: label, six counts, total, events, cost, water, bottle, uses. D (18:55 in New York) and the
+        // Columns: label, seven counts, total, events, cost, water, bottle, uses. D (18:55 in New York) and the
         // Codex call (19:05) are ten minutes apart: one use.
         let day31 = lines.first { $0.hasPrefix("2026-01-31 ") }.map(columns) ?? []
         #expect(
-            day31.count == 13 && day31[8] == "2" && day31[9] == "$0.2952" && day31[11] == "100%" && day31[12] == "1", "\(day31)")
+            day31.count == 14 && day31[9] == "2" && day31[10] == "$0.2952" && day31[12] == "100%" && day31[13] == "1", "\(day31)")
         #expect(lines.contains { $0.hasPrefix("  codex ") })
         #expect(lines.contains { $0.hasPrefix("    gpt-5 ") && $0.contains("20,000") && $0.contains("60,000") })
         let total = lines.first { $0.hasPrefix("total ") }.map(columns) ?? []
-        #expect(total.count == 11 && total[8] == "7", "\(total)")
+        #expect(total.count == 12 && total[9] == "7", "\(total)")
     }
 
     @Test func monthlyGroupsLocalMonths() throws {
@@ -304,7 +304,7 @@ struct ReportCommandTests {
             (["weekly", "--last", "2", "--since", "2026-01-01"], "--last and --since both say where the view starts: give one of them"),
             (["weekly", "--start-of-week", "tue"], "--start-of-week: expected mon or sun, got 'tue'"),
             (["daily", "--start-of-week", "sun"], "daily does not take --start-of-week"),
-            (["daily", "--columns", "total,bogus"], "--columns: unknown column 'bogus'; daily has input, output, cache-read, cache-write-5m, cache-write-1h, reasoning, total, events, cost, water, bottle, uses, work"),
+            (["daily", "--columns", "total,bogus"], "--columns: unknown column 'bogus'; daily has input, output, cache-read, cache-write-5m, cache-write-1h, cache-write-12h, reasoning, total, events, cost, water, bottle, uses, work"),
             (["weekly", "--columns", "total,,cost"], "--columns: an empty column name in 'total,,cost'; weekly has "),
             (["monthly", "--columns", "bottle"], "--columns: unknown column 'bottle'; monthly has "),
             (["prices", "--columns", "water"], "--columns: unknown column 'water'; prices has tokens, events, price-row, from"),

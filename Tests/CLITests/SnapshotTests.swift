@@ -57,7 +57,8 @@ struct SnapshotTests {
         #expect(snapshot["utcOffsetMinutes"] == .number(60))
         // Ids only: the tools, the models the store holds, the limit windows and the band names.
         let models = try StoreReader.totalsByModel(store: home.store).keys.map { String($0.split(separator: "/", maxSplits: 1)[1]) }
-        let allowed = Set(["claude-code", "codex", "five_hour", "weekly", "limit_reached", "zero", "less", "average", "more", "much-more"] + models)
+        let assumptions = ["standard-rate-for-tier", "standard-region", "standard-speed", "standard-tier"]
+        let allowed = Set(["claude-code", "codex", "five_hour", "weekly", "limit_reached", "zero", "less", "average", "more", "much-more"] + models + assumptions)
         let found = strings(snapshot)
         #expect(!found.isEmpty && found.contains("claude-code") && found.contains("gpt-5") && found.contains("average") && found.contains("five_hour"))
         for string in found { #expect(allowed.contains(string), "'\(string)' is not an enumerated id") }

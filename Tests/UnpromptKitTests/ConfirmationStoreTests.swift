@@ -63,17 +63,10 @@ final class ConfirmationStoreTests: XCTestCase {
     /// Schema 5 adds the two tables and moves nothing: a schema 4 store keeps its buckets and checkpoints.
     func testASchemaFourStoreGainsTheTablesAndKeepsEverything() throws {
         let path = dir + "/u.sqlite"
-        let store = try UsageStore(path: path)
-        let checkpoint = try Checkpoint(
-            device: 1, inode: 2, size: 10, modifiedNanoseconds: 3, offset: 10, headLength: 0, headHash: "", tailHash: "t",
-            state: SourceState())
-        let event = TokenEvent(
-            tool: "t", time: 1_000, model: "m", counts: TokenCounts(input: 5), identity: Identity(high: 1, low: 1), keep: .first)
-        _ = try store.commit(sourceKey: "a", expected: nil, events: [event], limits: [], checkpoint: checkpoint)
-        try Database(path: path, options: [.readWrite]).execute(
-            """
-            DROP TABLE confirmations; DROP TABLE confirmation_hours; DROP TABLE sync_devices; DROP TABLE sync_days;
-            DROP TABLE sync_limits; DROP TABLE friends; DELETE FROM settings WHERE key IN ('device_id', 'friend_id');
+        // The tables as schema 4 created them (a later schema's store with its version set back is not one).
+        try Database(path: path, options: [.readWrite, .create]).execute(PriceDimensionReadingTests.schemaFour + """
+            INSERT INTO buckets VALUES (0, 't', 'm', 0, 0, 5, 0, 0, 0, 0, 0, 1, 0, 0);
+            INSERT INTO checkpoints VALUES ('a', 1, 2, 10, 3, 10, 0, '', 't', X'');
             PRAGMA user_version = 4;
             """)
         XCTAssertThrowsError(try UsageStore(path: path, readOnly: true)) { error in
@@ -94,7 +87,8 @@ final class ConfirmationStoreTests: XCTestCase {
         let store = try UsageStore(path: path)
         let kept = try answer(20_500, ["no-work"], hours: "Mon-Fri 09:00-18:00", at: 50)
         try store.save(kept)
-        try Database(path: path, options: [.readWrite]).execute("DROP TABLE confirmation_stamps; PRAGMA user_version = 7;")
+        try Database(path: path, options: [.readWrite]).execute(
+            LegacyStore.beforeSchemaNine + "DROP TABLE confirmation_stamps; PRAGMA user_version = 7;")
         let upgraded = try UsageStore(path: path)
         let own = ConfirmationEntry.origin(ofDevice: try upgraded.deviceID())
         XCTAssertEqual(try upgraded.confirmationEntries(), [ConfirmationEntry(answer: kept, origin: own)])

@@ -143,9 +143,10 @@ final class DescriptorLoaderTests: XCTestCase {
         XCTAssertEqual(input.format, .jsonl)
         XCTAssertEqual(input.sources.map(\.root), ["${CODEX_HOME:-~/.codex}", "${CODEX_HOME:-~/.codex}"])
         XCTAssertEqual(input.sources.map(\.glob.text), ["sessions/**/*.jsonl", "archived_sessions/*.jsonl"])
-        XCTAssertEqual(input.prefilter, [Array("\"token_count\"".utf8), Array("\"turn_context\"".utf8)])
-        XCTAssertEqual(input.carry.count, 1)
-        XCTAssertEqual(input.carry[0].set.map(\.name), ["model"])
+        XCTAssertEqual(
+            input.prefilter,
+            [Array("\"token_count\"".utf8), Array("\"turn_context\"".utf8), Array("\"thread_settings_applied\"".utf8)])
+        XCTAssertEqual(input.carry.map { $0.set.map(\.name) }, [["model"], ["service_tier"]])
         XCTAssertEqual(input.records.map(\.name), ["token-count"])
         let record = input.records[0]
         XCTAssertEqual(record.tokensAt?.text, "payload.info.total_token_usage")

@@ -186,7 +186,7 @@ final class UsageStoreTests: XCTestCase {
         _ = try UsageStore(path: path)
         let database = try Database(path: path, options: [.readWrite])
         try database.execute(
-            """
+            LegacyStore.beforeSchemaNine + """
             INSERT INTO limit_samples VALUES ('t', 'primary', 1, 10, 300, NULL), ('t', 'secondary', 1, 20, 10080, NULL),
                 ('t', 'primary', 2, 30, 10079, NULL), ('t', 'primary', 3, 40, NULL, NULL), ('t', 'primary', 4, 50, 1440, NULL),
                 ('t', 'limit_reached', 5, 100, 300, NULL);

@@ -62,6 +62,8 @@ def arguments():
     claude_options.add_argument("--side-question-frac", type=float, default=None,
                                 help="calls after which a side question replays a parent response")
     claude_options.add_argument("--synthetic-frac", type=float, default=None, help="steps that are <synthetic> lines")
+    claude_options.add_argument("--price-dimensions", action="store_true",
+                                help="a share of sessions on Opus 4.8 in fast mode, US-only, with web searches and fetches")
     claude_options.add_argument("--no-request-id-frac", type=float, default=None,
                                 help="sessions whose lines carry no requestId")
     codex_options = parser.add_argument_group("codex")
@@ -85,7 +87,8 @@ def main():
         sys.exit("corpus: %s is not empty" % args.root)
     module, reader, corpus = TOOLS[args.tool]
     recorded = {k: v for k, v in sorted(vars(args).items()) if k not in ("root", "end_ms")}
-    expected = Expected(args.tool, reader, module.RULES, module.TRAPS, recorded)
+    traps = module.TRAPS + (module.PRICE_DIMENSION_TRAPS if getattr(args, "price_dimensions", False) else ())
+    expected = Expected(args.tool, reader, module.RULES, traps, recorded)
     tree = Tree(args.root, expected)
     started = time.monotonic()
     corpus(args, tree, expected).run()

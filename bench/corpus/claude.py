@@ -34,6 +34,8 @@ TRAPS = (
     "requestsWithoutRequestId", "fiveMinuteCacheWrites", "oneHourCacheWrites", "flatCacheWriteOnly",
     "taskResultsWithUsage", "agentProgressWithUsage",
 )
+# And those it writes with --price-dimensions only.
+PRICE_DIMENSION_TRAPS = ("fastRequests", "usOnlyRequests", "webSearchRequests", "webFetchRequests")
 
 MODELS = (
     ("claude-sonnet-4-5-20250929", 50),
@@ -42,6 +44,9 @@ MODELS = (
     ("claude-haiku-4-5-20251001", 22),
 )
 SUBAGENT_MODEL = "claude-haiku-4-5-20251001"
+# With --price-dimensions, a share of sessions on this model, whose requests state fast mode, US-only inference
+# and server-tool calls (see prices.py).
+DIMENSIONS_MODEL = "claude-opus-4-8"
 # (version, writes the cache_creation split, sidechains inline in the parent file)
 VERSIONS = (
     ("1.0.88", False, True),
@@ -118,7 +123,15 @@ class ClaudeCorpus(Corpus):
             self.session(project)
 
     # ------------------------------------------------------------------ pieces of lines
-    def usage_json(self, session, c):
+    def usage_json(self, session, c, dimensions=None):
+        if dimensions:
+            return ('{"input_tokens":%d,"cache_creation_input_tokens":%d,"cache_read_input_tokens":%d,'
+                    '"cache_creation":{"ephemeral_5m_input_tokens":%d,"ephemeral_1h_input_tokens":%d},'
+                    '"output_tokens":%d,"server_tool_use":{"web_search_requests":%d,"web_fetch_requests":%d},'
+                    '"service_tier":"%s","inference_geo":"%s","iterations":[],"speed":"%s"}') % (
+                c.input, c.cacheWrite5m + c.cacheWrite1h, c.cacheRead, c.cacheWrite5m, c.cacheWrite1h, c.output,
+                dimensions["web_search_requests"], dimensions["web_fetch_requests"], dimensions["service_tier"],
+                dimensions["inference_geo"], dimensions["speed"])
         if session.split:
             return ('{"input_tokens":%d,"cache_creation_input_tokens":%d,"cache_read_input_tokens":%d,'
                     '"cache_creation":{"ephemeral_5m_input_tokens":%d,"ephemeral_1h_input_tokens":%d},'
@@ -193,11 +206,20 @@ class ClaudeCorpus(Corpus):
             snapshot = False
         request = ',"requestId":"%s"' % request_id if request_id else ""
         winner_time = None
-        usage_full = self.usage_json(session, counts)
+        dimensions = None
+        if model == DIMENSIONS_MODEL and session.split:
+            dimensions = {
+                "speed": "fast" if rng.random() < 0.5 else "standard",
+                "inference_geo": "us" if rng.random() < 0.4 else "global",
+                "service_tier": "standard",
+                "web_search_requests": between(rng, 1, 5) if rng.random() < 0.2 else 0,
+                "web_fetch_requests": between(rng, 1, 3) if rng.random() < 0.1 else 0,
+            }
+        usage_full = self.usage_json(session, counts, dimensions)
         for i, blk in enumerate(blocks):
             c = counts if outputs[i] == counts.output else Counts(
                 counts.input, outputs[i], counts.cacheRead, counts.cacheWrite5m, counts.cacheWrite1h)
-            usage = usage_full if c is counts else self.usage_json(session, c)
+            usage = usage_full if c is counts else self.usage_json(session, c, dimensions)
             last = i == n - 1
             stop = ('"%s"' % ("tool_use" if '"tool_use"' in blk[:20] else "end_turn")) if last else "null"
             uuid = uuid4(rng)
@@ -214,7 +236,12 @@ class ClaudeCorpus(Corpus):
             parent = '"%s"' % uuid
             t += between(rng, 40, 1500)
         e = self.e
-        e.call(Call(model, winner_time, counts, {"service_tier": "standard"}))
+        e.call(Call(model, winner_time, counts, dimensions or {"service_tier": "standard"}))
+        if dimensions:
+            e.trap("fastRequests", dimensions["speed"] == "fast")
+            e.trap("usOnlyRequests", dimensions["inference_geo"] == "us")
+            e.trap("webSearchRequests", dimensions["web_search_requests"])
+            e.trap("webFetchRequests", dimensions["web_fetch_requests"])
         e.count("requests")
         e.trap("contentBlockRepeats", n - 1)
         if snapshot:
@@ -241,6 +268,8 @@ class ClaudeCorpus(Corpus):
                           rng.choice(BRANCHES), project["cwd"])
         cwd = project["cwd"]
         model = rng.choices([m for m, _ in MODELS], [w for _, w in MODELS])[0]
+        if a.price_dimensions and number % 2 == 0:
+            model = DIMENSIONS_MODEL
         if a.dense:
             ttl = ("5m", "1h", "mixed")[number % 3] if split else "5m"
             no_request_id = number % 5 == 4

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from . import prices
 from .text import day, iso
 
-FIELDS = ("input", "output", "cacheRead", "cacheWrite5m", "cacheWrite1h", "reasoning")
+FIELDS = ("input", "output", "cacheRead", "cacheWrite5m", "cacheWrite1h", "cacheWrite12h", "reasoning")
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,10 +21,12 @@ class Counts:
     cacheRead: int = 0
     cacheWrite5m: int = 0
     cacheWrite1h: int = 0
+    # OpenAI's 12-hour writes: neither tool the generator writes records them, so always 0 here.
+    cacheWrite12h: int = 0
     reasoning: int = 0
 
     def total(self):
-        return self.input + self.output + self.cacheRead + self.cacheWrite5m + self.cacheWrite1h
+        return self.input + self.output + self.cacheRead + self.cacheWrite5m + self.cacheWrite1h + self.cacheWrite12h
 
 
 @dataclass(slots=True)
@@ -40,16 +42,16 @@ class Tally:
 
     def __init__(self):
         self.events = 0
-        self.total = [0] * 6
+        self.total = [0] * len(FIELDS)
         self.by_model = {}
         self.by_day = {}
 
     def add(self, model, time_ms, counts):
-        values = (counts.input, counts.output, counts.cacheRead, counts.cacheWrite5m, counts.cacheWrite1h,
-                  counts.reasoning)
+        values = tuple(getattr(counts, name) for name in FIELDS)
         self.events += 1
         days = time_ms // 86_400_000
-        for target in (self.total, self.by_model.setdefault(model, [0] * 6), self.by_day.setdefault(days, [0] * 6)):
+        empty = [0] * len(FIELDS)
+        for target in (self.total, self.by_model.setdefault(model, list(empty)), self.by_day.setdefault(days, list(empty))):
             for i, v in enumerate(values):
                 target[i] += v
 
@@ -113,18 +115,20 @@ class Expected:
         self.traps[name] = self.traps.get(name, 0) + n
 
     def costs(self):
-        list_price, five_minute = {}, {}
+        list_price, five_minute, standard = {}, {}, {}
         for call in self.calls:
             nano = prices.cost(call)
             if nano is None:
                 continue
             list_price[call.model] = list_price.get(call.model, 0) + nano
             five_minute[call.model] = five_minute.get(call.model, 0) + prices.cost(call, one_hour_rate=False)
+            standard[call.model] = standard.get(call.model, 0) + prices.cost(call, dimensions=False)
 
         def usd(by_model):
-            return {"byModel": {m: n / 1e9 for m, n in sorted(by_model.items())},
-                    "total": sum(by_model.values()) / 1e9}
+            return {"byModel": {m: float(n / 10**9) for m, n in sorted(by_model.items())},
+                    "total": float(sum(by_model.values()) / 10**9)}
         return {"listUSD": usd(list_price), "cacheWritesAt5mUSD": usd(five_minute),
+                "standardDimensionsUSD": usd(standard),
                 "unpricedModels": sorted({c.model for c in self.calls if c.model not in prices.NANO_USD_PER_TOKEN})}
 
     def write(self, path):

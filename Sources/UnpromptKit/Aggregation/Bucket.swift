@@ -1,5 +1,5 @@
-/// What a usage record is summed under: its quarter-hour, tool and model, plus the two facts pricing needs
-/// and a sum cannot keep (see `ContextBand` and `costLogged`).
+/// What a usage record is summed under: its quarter-hour, tool and model, plus the facts pricing needs and a
+/// sum cannot keep (see `ContextBand`, `costLogged` and `PriceDimensions`).
 ///
 /// Records with the same key are summed into one `BucketRow`; a price table applied to the rows later gives
 /// exactly the cost it would give applied to each record, so history is re-priced without re-reading logs.
@@ -12,19 +12,33 @@ public struct BucketKey: Hashable, Sendable {
     public let contextAbove: Int64
     /// True when the tool logged a cost for the record (the row's logged costs are all of its records').
     public let costLogged: Bool
+    /// Speed, tier and region: each changes the rate of every token of the record.
+    public let dimensions: PriceDimensions
 
-    public init(quarter: Int64, tool: String, model: String, contextAbove: Int64, costLogged: Bool) {
+    public init(
+        quarter: Int64, tool: String, model: String, contextAbove: Int64, costLogged: Bool,
+        dimensions: PriceDimensions = .unrecorded
+    ) {
         self.quarter = quarter
         self.tool = tool
         self.model = model
         self.contextAbove = contextAbove
         self.costLogged = costLogged
+        self.dimensions = dimensions
     }
 
     public init(_ event: TokenEvent) {
         self.init(
             quarter: Bucket.quarter(of: event.time), tool: event.tool, model: event.model,
-            contextAbove: ContextBand.of(event.counts), costLogged: LoggedCost.nanos(event.loggedCost) != nil)
+            contextAbove: ContextBand.of(event.counts), costLogged: LoggedCost.nanos(event.loggedCost) != nil,
+            dimensions: event.dimensions)
+    }
+
+    /// The same key at another quarter-hour.
+    public func moved(to quarter: Int64) -> BucketKey {
+        BucketKey(
+            quarter: quarter, tool: tool, model: model, contextAbove: contextAbove, costLogged: costLogged,
+            dimensions: dimensions)
     }
 }
 
@@ -42,10 +56,14 @@ public struct BucketRow: Sendable, Equatable {
     public let loggedCostNanos: Int64
     /// Records whose counts are the tool's own estimate.
     public let estimatedEvents: Int64
+    public let dimensions: PriceDimensions
+    /// The server-tool calls of the row's records, summed.
+    public let serverTools: ServerToolCounts
 
     public init(
         quarter: Int64, tool: String, model: String, counts: TokenCounts, events: Int64, contextAbove: Int64 = 0,
-        costLogged: Bool = false, loggedCostNanos: Int64 = 0, estimatedEvents: Int64 = 0
+        costLogged: Bool = false, loggedCostNanos: Int64 = 0, estimatedEvents: Int64 = 0,
+        dimensions: PriceDimensions = .unrecorded, serverTools: ServerToolCounts = .zero
     ) {
         self.quarter = quarter
         self.tool = tool
@@ -56,10 +74,14 @@ public struct BucketRow: Sendable, Equatable {
         self.costLogged = costLogged
         self.loggedCostNanos = loggedCostNanos
         self.estimatedEvents = estimatedEvents
+        self.dimensions = dimensions
+        self.serverTools = serverTools
     }
 
     public var key: BucketKey {
-        BucketKey(quarter: quarter, tool: tool, model: model, contextAbove: contextAbove, costLogged: costLogged)
+        BucketKey(
+            quarter: quarter, tool: tool, model: model, contextAbove: contextAbove, costLogged: costLogged,
+            dimensions: dimensions)
     }
 }
 
@@ -69,6 +91,7 @@ public struct BucketDelta: Sendable, Equatable {
     public var events: Int64 = 0
     public var loggedCostNanos: Int64 = 0
     public var estimatedEvents: Int64 = 0
+    public var serverTools = ServerToolCounts.zero
 
     public init() {}
 
@@ -77,15 +100,28 @@ public struct BucketDelta: Sendable, Equatable {
         events = 1
         loggedCostNanos = LoggedCost.nanos(event.loggedCost) ?? 0
         estimatedEvents = event.estimated ? 1 : 0
+        serverTools = event.serverTools
     }
 
-    public var isZero: Bool { counts.isZero && events == 0 && loggedCostNanos == 0 && estimatedEvents == 0 }
+    /// What a bucket row holds, to be summed with another's.
+    public init(_ row: BucketRow) {
+        counts = row.counts
+        events = row.events
+        loggedCostNanos = row.loggedCostNanos
+        estimatedEvents = row.estimatedEvents
+        serverTools = row.serverTools
+    }
+
+    public var isZero: Bool {
+        counts.isZero && events == 0 && loggedCostNanos == 0 && estimatedEvents == 0 && serverTools.isZero
+    }
 
     public static func += (a: inout BucketDelta, b: BucketDelta) {
         a.counts += b.counts
         a.events = a.events.saturatingAdd(b.events)
         a.loggedCostNanos = a.loggedCostNanos.saturatingAdd(b.loggedCostNanos)
         a.estimatedEvents = a.estimatedEvents.saturatingAdd(b.estimatedEvents)
+        a.serverTools = a.serverTools + b.serverTools
     }
 
     public static func -= (a: inout BucketDelta, b: BucketDelta) {
@@ -93,13 +129,14 @@ public struct BucketDelta: Sendable, Equatable {
         a.events = a.events.saturatingSubtract(b.events)
         a.loggedCostNanos = a.loggedCostNanos.saturatingSubtract(b.loggedCostNanos)
         a.estimatedEvents = a.estimatedEvents.saturatingSubtract(b.estimatedEvents)
+        a.serverTools = a.serverTools - b.serverTools
     }
 
     public func row(_ key: BucketKey) -> BucketRow {
         BucketRow(
             quarter: key.quarter, tool: key.tool, model: key.model, counts: counts, events: events,
             contextAbove: key.contextAbove, costLogged: key.costLogged, loggedCostNanos: loggedCostNanos,
-            estimatedEvents: estimatedEvents)
+            estimatedEvents: estimatedEvents, dimensions: key.dimensions, serverTools: serverTools)
     }
 }
 
@@ -127,8 +164,7 @@ public enum ContextBand: Sendable {
 
     /// The largest boundary the prompt is above, or 0.
     public static func of(_ counts: TokenCounts) -> Int64 {
-        let prompt = counts.input.saturatingAdd(counts.cacheRead).saturatingAdd(counts.cacheWrite5m)
-            .saturatingAdd(counts.cacheWrite1h)
+        let prompt = counts.input.saturatingAdd(counts.cacheRead).saturatingAdd(counts.cacheWrite)
         return boundaries.last { prompt > $0 } ?? 0
     }
 

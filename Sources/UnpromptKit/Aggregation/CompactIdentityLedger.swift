@@ -2,7 +2,8 @@
 /// more. `MemoryIdentityLedger` keeps a `Contribution` (two strings and nine integers) per identity in a
 /// dictionary; this keeps 20 bytes per identity and per alias in open-addressed tables, and 28 bytes per kept
 /// contribution: its bucket key interned, its counts as 32-bit integers. A contribution that does not fit that
-/// form (a count above 4 billion, a logged cost, more than one event) is kept whole beside it.
+/// form (a count above 4 billion, a logged cost, a server-tool call, a 12-hour cache write, more than one event)
+/// is kept whole beside it.
 struct CompactIdentityLedger: IdentityLedger {
     typealias Failure = Never
 
@@ -105,10 +106,12 @@ private struct PackedContribution {
 
     init() {}
 
-    /// Nil when the delta does not fit: more than one event, a logged cost, or a count outside 32 bits.
+    /// Nil when the delta does not fit: more than one event, a logged cost, a server-tool call, a 12-hour cache
+    /// write (rare: kept whole rather than widen every packed record), or a count outside 32 bits.
     init?(_ delta: BucketDelta, bucket: UInt32) {
         let c = delta.counts
         guard delta.events == 1, delta.loggedCostNanos == 0, delta.estimatedEvents == 0 || delta.estimatedEvents == 1,
+            delta.serverTools.isZero, c.cacheWrite12h == 0,
             bucket < Self.unpackedFlag,
             let input = UInt32(exactly: c.input), let cacheRead = UInt32(exactly: c.cacheRead),
             let cacheWrite5m = UInt32(exactly: c.cacheWrite5m), let cacheWrite1h = UInt32(exactly: c.cacheWrite1h),

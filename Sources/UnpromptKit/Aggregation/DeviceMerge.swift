@@ -6,19 +6,14 @@
 /// order the store lists its own rows, so costs are summed in the same order on every device.
 public enum DeviceMerge: Sendable {
     /// `groups`' rows, one per key, in key order: quarter, tool, model (by UTF-8 bytes, as SQLite orders text),
-    /// context band, logged cost.
+    /// context band, logged cost, price dimensions.
     public static func buckets(_ groups: [[BucketRow]]) -> [BucketRow] {
         let nonEmpty = groups.filter { !$0.isEmpty }
         if nonEmpty.count <= 1 { return nonEmpty.first ?? [] }
         var sums: [BucketKey: BucketDelta] = [:]
         for rows in nonEmpty {
             for row in rows {
-                var delta = BucketDelta()
-                delta.counts = row.counts
-                delta.events = row.events
-                delta.loggedCostNanos = row.loggedCostNanos
-                delta.estimatedEvents = row.estimatedEvents
-                sums[row.key, default: BucketDelta()] += delta
+                sums[row.key, default: BucketDelta()] += BucketDelta(row)
             }
         }
         return sums.map { $0.value.row($0.key) }.sorted(by: precedes)
@@ -44,6 +39,7 @@ public enum DeviceMerge: Sendable {
         if a.tool != b.tool { return a.tool.utf8.lexicographicallyPrecedes(b.tool.utf8) }
         if a.model != b.model { return a.model.utf8.lexicographicallyPrecedes(b.model.utf8) }
         if a.contextAbove != b.contextAbove { return a.contextAbove < b.contextAbove }
-        return !a.costLogged && b.costLogged
+        if a.costLogged != b.costLogged { return !a.costLogged }
+        return a.dimensions.order < b.dimensions.order
     }
 }

@@ -44,15 +44,14 @@ public struct UsageTotals: Sendable, Equatable {
     /// The bucket key with the first quarter-hour of its UTC day for its quarter.
     static func dayKey(_ key: BucketKey) -> BucketKey {
         let perDay = LocalCalendar.quartersPerDay
-        return BucketKey(
-            quarter: CivilDate.floorDivide(key.quarter, perDay) * perDay, tool: key.tool, model: key.model,
-            contextAbove: key.contextAbove, costLogged: key.costLogged)
+        return key.moved(to: CivilDate.floorDivide(key.quarter, perDay) * perDay)
     }
 
     /// The day-long buckets these events make, in key order.
     public var buckets: [BucketRow] {
         cells.map { $0.value.row($0.key) }.sorted {
-            ($0.quarter, $0.tool, $0.model, $0.contextAbove) < ($1.quarter, $1.tool, $1.model, $1.contextAbove)
+            ($0.quarter, $0.tool, $0.model, $0.contextAbove, $0.dimensions.order)
+                < ($1.quarter, $1.tool, $1.model, $1.contextAbove, $1.dimensions.order)
         }
     }
 }

@@ -250,8 +250,8 @@ public enum Addend: Sendable {
 public struct TokenSpec: Sendable {
     /// No field: the record of a tool that logs only a cost.
     static let none = TokenSpec(
-        input: nil, output: nil, cacheRead: nil, cacheWrite: nil, cacheWrite5m: nil, cacheWrite1h: nil, reasoning: nil,
-        total: nil)
+        input: nil, output: nil, cacheRead: nil, cacheWrite: nil, cacheWrite5m: nil, cacheWrite1h: nil, cacheWrite12h: nil,
+        reasoning: nil, total: nil)
 
     public let input: CountSpec?
     public let output: CountSpec?
@@ -260,6 +260,7 @@ public struct TokenSpec: Sendable {
     public let cacheWrite: CountSpec?
     public let cacheWrite5m: CountSpec?
     public let cacheWrite1h: CountSpec?
+    public let cacheWrite12h: CountSpec?
     public let reasoning: CountSpec?
     /// The tool's own total of the other fields, read only to decide `by_total` counting flags.
     public let total: CountSpec?
@@ -363,6 +364,7 @@ public struct RecordRule: Sendable {
     public let identity: IdentitySpec?
     public let cost: ValueSpec?
     public let estimated: Bool
+    public let dimensions: DimensionSpec
     /// Where the rule is written, for messages that name it (`readers/<id>.yaml:line:col`).
     public let mark: SourceMark
 }

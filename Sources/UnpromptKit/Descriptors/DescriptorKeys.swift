@@ -184,6 +184,9 @@ public enum DescriptorKeys: Sendable {
             DescriptorKey("cost", "value", .optional, default: "none", "a cost in USD logged by the tool"),
             DescriptorKey(
                 "estimated", "bool", .optional, default: "`false`", "the counts are the tool's own estimate rather than the provider's"),
+            DescriptorKey(
+                "dimensions", "mapping (below)", .optional, default: "none stated: priced as standard, and said to be assumed",
+                "what the record states of how its request was served and billed beside its tokens (see [price dimensions](#price-dimensions-dimensions))"),
         ])
 
     public static let tokens = KeySection(
@@ -196,10 +199,34 @@ public enum DescriptorKeys: Sendable {
                 "cache_write", "count", .optional, "all cache writes, when the tool does not split them by lifetime (the flat field)"),
             DescriptorKey("cache_write_5m", "count", .optional, "5-minute cache writes"),
             DescriptorKey("cache_write_1h", "count", .optional, "1-hour cache writes"),
+            DescriptorKey("cache_write_12h", "count", .optional, "12-hour cache writes (OpenAI's extended writes, priced apart)"),
             DescriptorKey("reasoning", "count", .optional, "reasoning tokens"),
             DescriptorKey(
                 "total", "count", .optional,
                 "the tool's own total of the fields above; never counted, it only decides `by_total` flags"),
+        ])
+
+    public static let dimensions = KeySection(
+        id: "dimensions", title: "dimensions",
+        keys: [
+            DescriptorKey("speed", "mapped value", .optional, default: "not stated", "the speed the request was served at: `standard` or `fast`"),
+            DescriptorKey(
+                "service_tier", "mapped value", .optional, default: "not stated",
+                "the processing tier: `standard`, `priority`, `flex` or `batch`"),
+            DescriptorKey("region", "mapped value", .optional, default: "not stated", "where it was processed: `global` or `us` (US-only inference)"),
+            DescriptorKey(
+                "web_search_requests", "count", .optional, default: "0",
+                "server-side web searches, billed per request; read per record, so never in a `cumulative` record"),
+            DescriptorKey("web_fetch_requests", "count", .optional, default: "0", "server-side web fetches, likewise"),
+        ])
+
+    public static let mappedValue = KeySection(
+        id: "mapped-value", title: "a mapped value",
+        keys: [
+            DescriptorKey("value", "value", .required, "where the record states it; `@name` reads a carried value"),
+            DescriptorKey(
+                "map", "mapping the tool's string → a case", .optional, default: "the string is the case's name",
+                "the tool's own strings; one that is neither mapped nor a case's name states nothing"),
         ])
 
     public static let sum = KeySection(
@@ -366,7 +393,8 @@ public enum DescriptorKeys: Sendable {
 
     /// Every section, in the order the reference lists them.
     public static let all: [KeySection] = [
-        descriptor, input, journal, journalOps, source, sourceList, query, protobufField, carry, sibling, record, tokens, sum, counting, conditionalFlag,
+        descriptor, input, journal, journalOps, source, sourceList, query, protobufField, carry, sibling, record, tokens,
+        dimensions, mappedValue, sum, counting, conditionalFlag,
         byTotal, cumulative, identity, alias, formerIdentity, limit, statusLine, window, derivedWindow, value, time, condition,
     ]
 }

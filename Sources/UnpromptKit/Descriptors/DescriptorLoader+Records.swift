@@ -39,12 +39,46 @@ extension DescriptorDecoder {
         let identity = try map.optional("identity") { (n) throws(DescriptorError) in try identitySpec(n) }
         let cost = try costNode.map { (n) throws(DescriptorError) in try value(n, "cost") }
         let estimated = try map.optional("estimated") { (n) throws(DescriptorError) in try map.bool(n, "estimated") } ?? false
+        var dimensions = DimensionSpec.none
+        if let node = map.optional("dimensions") {
+            dimensions = try dimensionSpec(node)
+            if cumulative != nil, dimensions.webSearch != nil || dimensions.webFetch != nil {
+                throw map.error(node, "server-tool counts are read per record; a cumulative record cannot give them")
+            }
+        }
         let rule = RecordRule(
             name: name, match: match, select: selection, decode: decode, skip: skip, time: time, model: model,
             tokensAt: tokensAt, tokens: tokens, counting: counting, cumulative: cumulative, identity: identity,
-            cost: cost, estimated: estimated, mark: node.mark)
+            cost: cost, estimated: estimated, dimensions: dimensions, mark: node.mark)
         try checkElementIndex(rule)
         return rule
+    }
+
+    /// `dimensions: { speed: {value, map}, service_tier: …, region: …, web_search_requests: count, … }`.
+    func dimensionSpec(_ node: YAMLNode) throws(DescriptorError) -> DimensionSpec {
+        let map = try reader(node, DescriptorKeys.dimensions)
+        func mapped<D: StoredDimension>(_ key: String, _: D.Type) throws(DescriptorError) -> MappedValue? {
+            guard let node = map.optional(key) else { return nil }
+            let entry = try reader(node, DescriptorKeys.mappedValue, context: "dimensions.\(key)")
+            var targets: [String: String] = [:]
+            if let mapNode = entry.optional("map") {
+                guard case .mapping(let pairs) = mapNode.kind, !pairs.isEmpty else {
+                    throw entry.error(mapNode, "dimensions.\(key).map must map the tool's strings to: \(D.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                for pair in pairs {
+                    let target: D = try entry.choice(pair.value, "dimensions.\(key).map.\(pair.key)")
+                    targets[pair.key] = target.rawValue
+                }
+            }
+            return MappedValue(value: try value(try entry.required("value"), "dimensions.\(key).value"), map: targets)
+        }
+        func count(_ key: String) throws(DescriptorError) -> CountSpec? {
+            try map.optional(key) { (n) throws(DescriptorError) in try self.count(n, "dimensions.\(key)") }
+        }
+        return DimensionSpec(
+            speed: try mapped("speed", Speed.self), tier: try mapped("service_tier", ServiceTier.self),
+            region: try mapped("region", InferenceRegion.self), webSearch: try count("web_search_requests"),
+            webFetch: try count("web_fetch_requests"))
     }
 
     /// `skip`: reason names (never a built-in one, so every count means one thing) to conditions.
@@ -96,7 +130,8 @@ extension DescriptorDecoder {
         let spec = TokenSpec(
             input: try field("input"), output: try field("output"), cacheRead: try field("cache_read"),
             cacheWrite: try field("cache_write"), cacheWrite5m: try field("cache_write_5m"),
-            cacheWrite1h: try field("cache_write_1h"), reasoning: try field("reasoning"), total: try field("total"))
+            cacheWrite1h: try field("cache_write_1h"), cacheWrite12h: try field("cache_write_12h"), reasoning: try field("reasoning"),
+            total: try field("total"))
         let counted = DescriptorKeys.tokens.names.filter { $0 != "total" }
         if counted.allSatisfy({ map.optional($0) == nil }) {
             throw map.error(node, "tokens must name at least one of: \(counted.joined(separator: ", "))")

@@ -33,6 +33,16 @@ public enum CivilDate: Sendable {
         return era * 146_097 + doe - 719_468
     }
 
+    /// The day of a `YYYY-MM-DD` date, or nil when the text is not one.
+    public static func day(parsing text: String) -> Int64? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            let year = Int64(parts[0]), let month = Int64(parts[1]), let day = Int64(parts[2])
+        else { return nil }
+        return Self.day(year: year, month: month, day: day)
+    }
+
     public static func daysIn(year: Int64, month: Int64) -> Int64 {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28

@@ -1,7 +1,10 @@
 /// Token counts in one normalized shape, whatever the tool's own counting rules.
 ///
-/// The five billable counts are disjoint: `input` is uncached input, cache reads and the two cache-write
-/// lifetimes are separate, and `output` includes reasoning. `reasoning` is the part of `output` that was
+/// The six billable counts are disjoint: `input` is uncached input, cache reads and the three cache-write
+/// classes are separate, and `output` includes reasoning. The classes are named by the price rows they take:
+/// `cacheWrite5m` is a provider's default (shortest) write, at `cache_creation_input_token_cost`: Anthropic's
+/// 5-minute write and OpenAI's 30-minute one; `cacheWrite1h` Anthropic's 1-hour write (`…_above_1hr`);
+/// `cacheWrite12h` OpenAI's 12-hour write (`…_above_12hr`, GPT-5.6 and later). `reasoning` is the part of `output` that was
 /// reasoning, kept for display only, so it is never added to a total.
 ///
 /// Sums saturate (`Int64.saturatingAdd`): a sum never traps, whatever a log or an older store holds.
@@ -10,17 +13,19 @@ public struct TokenCounts: Sendable, Equatable, Hashable {
     public var cacheRead: Int64
     public var cacheWrite5m: Int64
     public var cacheWrite1h: Int64
+    public var cacheWrite12h: Int64
     public var output: Int64
     public var reasoning: Int64
 
     public init(
         input: Int64 = 0, cacheRead: Int64 = 0, cacheWrite5m: Int64 = 0, cacheWrite1h: Int64 = 0,
-        output: Int64 = 0, reasoning: Int64 = 0
+        cacheWrite12h: Int64 = 0, output: Int64 = 0, reasoning: Int64 = 0
     ) {
         self.input = input
         self.cacheRead = cacheRead
         self.cacheWrite5m = cacheWrite5m
         self.cacheWrite1h = cacheWrite1h
+        self.cacheWrite12h = cacheWrite12h
         self.output = output
         self.reasoning = reasoning
     }
@@ -35,7 +40,12 @@ public struct TokenCounts: Sendable, Equatable, Hashable {
 
     /// Every billable token once: input, cache reads, cache writes and output (reasoning is inside output).
     public var total: Int64 {
-        input.saturatingAdd(cacheRead).saturatingAdd(cacheWrite5m).saturatingAdd(cacheWrite1h).saturatingAdd(output)
+        input.saturatingAdd(cacheRead).saturatingAdd(cacheWrite).saturatingAdd(output)
+    }
+
+    /// Every cache write, of any class.
+    public var cacheWrite: Int64 {
+        cacheWrite5m.saturatingAdd(cacheWrite1h).saturatingAdd(cacheWrite12h)
     }
 
     public var isZero: Bool { self == .zero }
@@ -44,7 +54,8 @@ public struct TokenCounts: Sendable, Equatable, Hashable {
         TokenCounts(
             input: a.input.saturatingAdd(b.input), cacheRead: a.cacheRead.saturatingAdd(b.cacheRead),
             cacheWrite5m: a.cacheWrite5m.saturatingAdd(b.cacheWrite5m),
-            cacheWrite1h: a.cacheWrite1h.saturatingAdd(b.cacheWrite1h), output: a.output.saturatingAdd(b.output),
+            cacheWrite1h: a.cacheWrite1h.saturatingAdd(b.cacheWrite1h),
+            cacheWrite12h: a.cacheWrite12h.saturatingAdd(b.cacheWrite12h), output: a.output.saturatingAdd(b.output),
             reasoning: a.reasoning.saturatingAdd(b.reasoning))
     }
 
@@ -53,6 +64,7 @@ public struct TokenCounts: Sendable, Equatable, Hashable {
             input: a.input.saturatingSubtract(b.input), cacheRead: a.cacheRead.saturatingSubtract(b.cacheRead),
             cacheWrite5m: a.cacheWrite5m.saturatingSubtract(b.cacheWrite5m),
             cacheWrite1h: a.cacheWrite1h.saturatingSubtract(b.cacheWrite1h),
+            cacheWrite12h: a.cacheWrite12h.saturatingSubtract(b.cacheWrite12h),
             output: a.output.saturatingSubtract(b.output), reasoning: a.reasoning.saturatingSubtract(b.reasoning))
     }
 

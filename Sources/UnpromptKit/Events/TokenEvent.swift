@@ -25,11 +25,16 @@ public struct TokenEvent: Sendable, Equatable {
     public let aliasOwner: Identity?
     /// True when the tool's counts are its own estimate rather than the provider's.
     public let estimated: Bool
+    /// Speed, service tier and region, as far as the record states them.
+    public let dimensions: PriceDimensions
+    /// Server-tool calls billed per request (web searches, web fetches).
+    public let serverTools: ServerToolCounts
 
     public init(
         tool: String, time: Int64, model: String, counts: TokenCounts, loggedCost: Double? = nil,
         identity: Identity? = nil, legacyIdentity: Identity? = nil, keep: KeepRule = .first, alias: Identity? = nil,
-        checkAlias: Bool = false, aliasOwner: Identity? = nil, estimated: Bool = false
+        checkAlias: Bool = false, aliasOwner: Identity? = nil, estimated: Bool = false,
+        dimensions: PriceDimensions = .unrecorded, serverTools: ServerToolCounts = .zero
     ) {
         self.tool = tool
         self.time = time
@@ -43,6 +48,8 @@ public struct TokenEvent: Sendable, Equatable {
         self.checkAlias = checkAlias
         self.aliasOwner = aliasOwner
         self.estimated = estimated
+        self.dimensions = dimensions
+        self.serverTools = serverTools
     }
 }
 

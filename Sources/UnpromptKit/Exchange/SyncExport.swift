@@ -8,11 +8,11 @@ import Foundation
 /// order that decides between two exports of one device), when it was written and when the device was last
 /// measured, and the device's own history (`DeviceHistory`), never what it imported:
 /// - `tools`, `models` and `windows`: the strings the rows name by index;
-/// - `days`: per UTC day (days since 1970-01-01), its buckets as rows of 14 integers (quarter-hour within the
-///   day, tool, model, context band, logged cost 0/1, input, cache read, cache write 5m, cache write 1h,
-///   output, reasoning, events, logged cost in nano-USD, estimated events), in order of the first five and
-///   each key once, and its activity as rows of 3 (quarter-hour within the day, first and last record in
-///   milliseconds into it), in quarter order;
+/// - `days`: per UTC day (days since 1970-01-01), its buckets as rows of integers: quarter-hour within the
+///   day, tool, model, then the row's `BucketField`s (context band, logged cost 0/1, speed, tier, region,
+///   the seven counts, events, logged cost in nano-USD, estimated events, web searches, web fetches; versions 1
+///   and 2 held `BucketField.beforeDimensions` only), in order of the key and each key once; and its activity as
+///   rows of 3 (quarter-hour within the day, first and last record in milliseconds into it), in quarter order;
 /// - `limits`: rows of 6 (tool, window, time, used percent or null, window minutes or null, resets at or
 ///   null), in order of the first three;
 /// - `confirmations`: every day's latest answer to `confirm` or undo of one (`SyncExportConfirmations`), the
@@ -22,10 +22,16 @@ import Foundation
 /// or outside its range, rows out of order. Nothing of a refused file is used.
 public struct SyncExport: Sendable {
     public static let format = "unprompt-sync"
-    public static let version: Int64 = 2
+    /// 3 since buckets carry their price dimensions and server-tool calls (2: confirmations and the header);
+    /// versions 1 and 2 are still read.
+    public static let version: Int64 = 3
     /// Larger documents are refused (a year of a heavy user's buckets is a few MB).
     static let maxDocumentBytes = 1 << 30
-    static let bucketColumns = 14
+
+    /// A bucket row's fields after its quarter-hour, tool and model, as export `version` writes them.
+    static func bucketFields(version: Int64) -> [BucketField] {
+        version < 3 ? BucketField.beforeDimensions : BucketField.allCases
+    }
 
     public let device: String
     public let label: String
@@ -117,6 +123,7 @@ public struct SyncExport: Sendable {
         json.strings(windows.strings)
 
         let perDay = LocalCalendar.quartersPerDay
+        let fields = bucketFields(version: version)
         struct Row {
             let tool: Int64
             let model: Int64
@@ -138,19 +145,13 @@ public struct SyncExport: Sendable {
             json.raw("{\"day\":")
             json.integer(day)
             json.raw(",\"buckets\":[")
-            let rows = entry.buckets.sorted {
-                ($0.row.quarter, $0.tool, $0.model, $0.row.contextAbove, $0.row.costLogged ? 1 : 0)
-                    < ($1.row.quarter, $1.tool, $1.model, $1.row.contextAbove, $1.row.costLogged ? 1 : 0)
-            }
-            for (index, item) in rows.enumerated() {
-                let row = item.row
-                let c = row.counts
+            let rows = entry.buckets.map { item in
+                [item.row.quarter - firstQuarter, item.tool, item.model] + fields.map { item.row[$0] }
+            }.sorted { Self.keyPrecedes($0, $1, fields: fields) }
+            for (index, row) in rows.enumerated() {
                 if index > 0 { json.byte(",") }
                 json.byte("[")
-                for (column, value) in [
-                    row.quarter - firstQuarter, item.tool, item.model, row.contextAbove, row.costLogged ? 1 : 0, c.input, c.cacheRead,
-                    c.cacheWrite5m, c.cacheWrite1h, c.output, c.reasoning, row.events, row.loggedCostNanos, row.estimatedEvents,
-                ].enumerated() {
+                for (column, value) in row.enumerated() {
                     if column > 0 { json.byte(",") }
                     json.integer(value)
                 }
@@ -193,6 +194,16 @@ public struct SyncExport: Sendable {
         json.raw("],\"confirmations\":")
         write(confirmations: history.confirmations, into: &json)
         return json.bytes
+    }
+
+    /// Whether bucket row `a` (its quarter-hour, tool and model, then `fields`) comes before `b`: by those
+    /// three, then by the key fields, in order.
+    static func keyPrecedes(_ a: [Int64], _ b: [Int64], fields: [BucketField]) -> Bool {
+        for column in 0..<3 where a[column] != b[column] { return a[column] < b[column] }
+        for (offset, field) in fields.enumerated() where field.isKey && a[3 + offset] != b[3 + offset] {
+            return a[3 + offset] < b[3 + offset]
+        }
+        return false
     }
 
     /// Strings numbered in their UTF-8 order (as SQLite orders text): rows in order of their indices are then

@@ -123,7 +123,7 @@ private struct DocumentReader {
         let tools = try strings(fields["tools"]!, "tools")
         let models = try strings(fields["models"]!, "models")
         let windows = try strings(fields["windows"]!, "windows")
-        var history = try days(fields["days"]!, tools: tools, models: models)
+        var history = try days(fields["days"]!, tools: tools, models: models, bucketFields: SyncExport.bucketFields(version: version))
         history.measuredAt = measuredAt
         history.limits = try limits(fields["limits"]!, tools: tools, windows: windows)
         let confirmations = SyncConfirmationReader(parser: parser, problem: { [device, label] message in
@@ -156,12 +156,16 @@ private struct DocumentReader {
         return result
     }
 
-    private func days(_ ref: JSONRef, tools: [String], models: [String]) throws(SyncExportProblem) -> DeviceHistory {
+    private func days(_ ref: JSONRef, tools: [String], models: [String], bucketFields: [BucketField]) throws(SyncExportProblem)
+        -> DeviceHistory
+    {
         guard case .array = parser.value(of: ref) else { throw problem("its days are not a list") }
         var history = DeviceHistory()
         var previousDay: Int64?
         let perDay = LocalCalendar.quartersPerDay
-        let width = SyncExport.bucketColumns
+        let width = 3 + bucketFields.count
+        let events = 3 + bucketFields.firstIndex(of: .events)!
+        let estimated = 3 + bucketFields.firstIndex(of: .estimatedEvents)!
         // One row's values, reused for every row.
         var v = [Int64](repeating: 0, count: width)
         for entry in parser.elements(of: ref) {
@@ -180,7 +184,7 @@ private struct DocumentReader {
                 throw problem("bucket \(bad + 1) of \(dayText) is not a list of \(width) numbers")
             }
             let firstQuarter = day * perDay
-            var previous: (Int64, Int64, Int64, Int64, Int64)?
+            var previous: [Int64]?
             for row in 0..<rows {
                 for column in 0..<width {
                     guard let value = parser.tableInteger(row * width + column) else {
@@ -189,18 +193,16 @@ private struct DocumentReader {
                     v[column] = value
                 }
                 guard (0..<perDay).contains(v[0]), (0..<Int64(tools.count)).contains(v[1]), (0..<Int64(models.count)).contains(v[2]),
-                    v[3] >= ContextBand.unknown, v[4] == 0 || v[4] == 1, v[5...11].allSatisfy({ $0 >= 0 }), v[13] >= 0,
-                    v[13] <= v[11]
+                    zip(bucketFields, v[3...]).allSatisfy({ $0.admits($1) }), v[estimated] <= v[events]
                 else { throw problem("bucket \(row + 1) of \(dayText) holds a value out of its range") }
-                let key = (v[0], v[1], v[2], v[3], v[4])
-                if let previous, !(previous < key) { throw problem("the buckets of \(dayText) are not in order, each key once") }
-                previous = key
+                if let previous, !SyncExport.keyPrecedes(previous, v, fields: bucketFields) {
+                    throw problem("the buckets of \(dayText) are not in order, each key once")
+                }
+                previous = v
                 history.buckets.append(
                     BucketRow(
-                        quarter: firstQuarter + v[0], tool: tools[Int(v[1])], model: models[Int(v[2])],
-                        counts: TokenCounts(
-                            input: v[5], cacheRead: v[6], cacheWrite5m: v[7], cacheWrite1h: v[8], output: v[9], reasoning: v[10]),
-                        events: v[11], contextAbove: v[3], costLogged: v[4] == 1, loggedCostNanos: v[12], estimatedEvents: v[13]))
+                        quarter: firstQuarter + v[0], tool: tools[Int(v[1])], model: models[Int(v[2])], fields: bucketFields,
+                        values: Array(v[3...])))
             }
             guard let quarters = parser.readTable(node["activity"]!, width: 3, badRow: &bad) else {
                 throw problem("activity \(bad + 1) of \(dayText) is not a list of 3 numbers")

@@ -117,11 +117,23 @@ public struct FixtureCase: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Where figures differ from `expected`, one entry per key `expected` names, in key order.
+    /// Where figures differ from `expected`, one entry per key `expected` names, in key order. A count of
+    /// 12-hour cache writes that is 0 may go unsaid: the class came after most cases were worked out, and only
+    /// a case that has such writes needs to say so.
     public static func differences(_ got: [String: FixtureJSON], expected: [String: FixtureJSON]) -> [String] {
         expected.keys.sorted().compactMap { key in
             let want = expected[key]!
-            return got[key] == want ? nil : "\(key):\n  expected \(want)\n  actual   \(got[key].map(\.description) ?? "absent")"
+            return got[key].map(withoutZero12h) == withoutZero12h(want)
+                ? nil : "\(key):\n  expected \(want)\n  actual   \(got[key].map(\.description) ?? "absent")"
+        }
+    }
+
+    private static func withoutZero12h(_ tree: FixtureJSON) -> FixtureJSON {
+        switch tree {
+        case .object(let members):
+            .object(members.filter { $0.key != "cacheWrite12h" || $0.value != .number(0) }.mapValues(withoutZero12h))
+        case .array(let items): .array(items.map(withoutZero12h))
+        default: tree
         }
     }
 }

@@ -60,7 +60,8 @@ public enum FixtureFigures: Sendable {
         .object([
             "input": .number(Double(counts.input)), "output": .number(Double(counts.output)),
             "cacheRead": .number(Double(counts.cacheRead)), "cacheWrite5m": .number(Double(counts.cacheWrite5m)),
-            "cacheWrite1h": .number(Double(counts.cacheWrite1h)), "reasoning": .number(Double(counts.reasoning)),
+            "cacheWrite1h": .number(Double(counts.cacheWrite1h)), "cacheWrite12h": .number(Double(counts.cacheWrite12h)),
+            "reasoning": .number(Double(counts.reasoning)),
         ])
     }
 

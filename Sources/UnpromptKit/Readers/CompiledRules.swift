@@ -139,32 +139,38 @@ final class RuleCompiler {
             rest: list.steps.dropFirst().map { $0.map(Self.pointer) })
     }
 
-    /// Token fields, each path placed under `base` when the descriptor gives `tokens_at` or `fallback_at`.
-    func tokens(_ spec: TokenSpec, under base: FieldPath?, scope: Scope) -> CompiledTokens {
-        func rebased(_ path: FieldPath?) -> FieldPath? {
-            guard let path else { return base }
-            return Self.path(path, under: base)
-        }
-        func addend(_ addend: Addend) -> CompiledAddend {
+    /// A value whose paths are placed under `base` (`tokens_at`, `fallback_at`), when there is one.
+    func value(_ value: ValueSpec, under base: FieldPath?, scope: Scope) -> CompiledValue {
+        guard let base else { return self.value(value, scope: scope) }
+        let rebased = ValueSpec(
+            alternatives: value.alternatives.map { source in
+                guard case .path(let path) = source else { return source }
+                return .path(Self.path(path, under: base))
+            }, patterns: value.patterns, mark: value.mark)
+        return self.value(rebased, scope: scope)
+    }
+
+    /// A count's addends, each path placed under `base` (`tokens_at`, `fallback_at`), when there is one.
+    func addends(_ count: CountSpec, under base: FieldPath?, scope: Scope) -> [CompiledAddend] {
+        count.addends.map { addend in
             switch addend {
             case .each(let list):
-                let steps = [rebased(list.steps.first ?? nil)] + list.steps.dropFirst()
+                let steps = [list.steps.first.flatMap { $0 }.map { Self.path($0, under: base) } ?? base] + list.steps.dropFirst()
                 return .each(each(ListPath(steps: steps, text: list.text), scope: scope))
             case .value(let value):
-                guard base != nil else { return .value(self.value(value, scope: scope)) }
-                let moved = ValueSpec(
-                    alternatives: value.alternatives.map { source in
-                        guard case .path(let path) = source else { return source }
-                        return .path(Self.path(path, under: base))
-                    }, patterns: value.patterns, mark: value.mark)
-                return .value(self.value(moved, scope: scope))
+                return .value(self.value(value, under: base, scope: scope))
             }
         }
-        func field(_ count: CountSpec?) -> [CompiledAddend]? { count.map { $0.addends.map(addend) } }
+    }
+
+    /// Token fields, each path placed under `base` when the descriptor gives `tokens_at` or `fallback_at`.
+    func tokens(_ spec: TokenSpec, under base: FieldPath?, scope: Scope) -> CompiledTokens {
+        func field(_ count: CountSpec?) -> [CompiledAddend]? { count.map { addends($0, under: base, scope: scope) } }
         return CompiledTokens(
             input: field(spec.input), output: field(spec.output), cacheRead: field(spec.cacheRead),
             cacheWrite: field(spec.cacheWrite), cacheWrite5m: field(spec.cacheWrite5m),
-            cacheWrite1h: field(spec.cacheWrite1h), reasoning: field(spec.reasoning), total: field(spec.total))
+            cacheWrite1h: field(spec.cacheWrite1h), cacheWrite12h: field(spec.cacheWrite12h), reasoning: field(spec.reasoning),
+            total: field(spec.total))
     }
 
     /// A token field's path below `tokens_at` (or `fallback_at`); a path from the line's root stays as written.
@@ -260,12 +266,12 @@ enum CompiledAddend: Sendable {
 
 /// Each count field as the values whose sum it is (one value unless the descriptor wrote `sum`).
 final class CompiledTokens: Sendable {
-    let input, output, cacheRead, cacheWrite, cacheWrite5m, cacheWrite1h, reasoning, total: [CompiledAddend]?
+    let input, output, cacheRead, cacheWrite, cacheWrite5m, cacheWrite1h, cacheWrite12h, reasoning, total: [CompiledAddend]?
 
     init(
         input: [CompiledAddend]?, output: [CompiledAddend]?, cacheRead: [CompiledAddend]?, cacheWrite: [CompiledAddend]?,
-        cacheWrite5m: [CompiledAddend]?, cacheWrite1h: [CompiledAddend]?, reasoning: [CompiledAddend]?,
-        total: [CompiledAddend]?
+        cacheWrite5m: [CompiledAddend]?, cacheWrite1h: [CompiledAddend]?, cacheWrite12h: [CompiledAddend]?,
+        reasoning: [CompiledAddend]?, total: [CompiledAddend]?
     ) {
         self.input = input
         self.output = output
@@ -273,8 +279,26 @@ final class CompiledTokens: Sendable {
         self.cacheWrite = cacheWrite
         self.cacheWrite5m = cacheWrite5m
         self.cacheWrite1h = cacheWrite1h
+        self.cacheWrite12h = cacheWrite12h
         self.reasoning = reasoning
         self.total = total
+    }
+}
+
+/// The `dimensions:` block, its paths under `tokens_at`.
+final class CompiledDimensions: Sendable {
+    let speed, tier, region: (value: CompiledValue, map: MappedValue)?
+    let webSearch, webFetch: [CompiledAddend]?
+
+    init(_ spec: DimensionSpec, under base: FieldPath?, _ compiler: RuleCompiler, scope: RuleCompiler.Scope) {
+        func mapped(_ spec: MappedValue?) -> (value: CompiledValue, map: MappedValue)? {
+            spec.map { (compiler.value($0.value, under: base, scope: scope), $0) }
+        }
+        speed = mapped(spec.speed)
+        tier = mapped(spec.tier)
+        region = mapped(spec.region)
+        webSearch = spec.webSearch.map { compiler.addends($0, under: base, scope: scope) }
+        webFetch = spec.webFetch.map { compiler.addends($0, under: base, scope: scope) }
     }
 }
 
@@ -309,6 +333,7 @@ final class CompiledRecord: Sendable {
     let keep: KeepRule
     let cost: CompiledValue?
     let estimated: Bool
+    let dimensions: CompiledDimensions
     /// The rule's place in its input, for its `ReadDiagnostics`.
     let index: Int
     /// The token paths as written (below `tokens_at`), for the dry run's `no-usage` warning.
@@ -337,7 +362,7 @@ final class CompiledRecord: Sendable {
         cumulative = rule.cumulative != nil
         cumulativeCost = rule.cumulative?.cost ?? false
         costOnly = [tokens.input, tokens.output, tokens.cacheRead, tokens.cacheWrite, tokens.cacheWrite5m, tokens.cacheWrite1h,
-            tokens.reasoning].allSatisfy { $0 == nil }
+            tokens.cacheWrite12h, tokens.reasoning].allSatisfy { $0 == nil }
         cumulativeKey = (rule.cumulative?.key ?? []).map { compiler.value($0, scope: scope) }
         identityKey = (rule.identity?.key ?? []).map { compiler.value($0, scope: scope) }
         identityFallback = (rule.identity?.fallback ?? []).map { compiler.value($0, scope: scope) }
@@ -350,6 +375,7 @@ final class CompiledRecord: Sendable {
         keep = rule.identity?.keep ?? .first
         cost = rule.cost.map { compiler.value($0, scope: scope) }
         estimated = rule.estimated
+        dimensions = CompiledDimensions(rule.dimensions, under: rule.tokensAt, compiler, scope: scope)
     }
 }
 
@@ -358,7 +384,7 @@ extension CompiledRecord {
     static func tokenPaths(of rule: RecordRule) -> [FieldPath] {
         [
             rule.tokens.input, rule.tokens.output, rule.tokens.cacheRead, rule.tokens.cacheWrite, rule.tokens.cacheWrite5m,
-            rule.tokens.cacheWrite1h, rule.tokens.reasoning,
+            rule.tokens.cacheWrite1h, rule.tokens.cacheWrite12h, rule.tokens.reasoning,
         ].compactMap { $0 }.flatMap(\.addends).flatMap { addend -> [FieldPath] in
             switch addend {
             case .value(let value):

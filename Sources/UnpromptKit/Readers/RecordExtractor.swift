@@ -288,6 +288,10 @@ struct RecordExtractor {
             result.skip(SkipReason.zeroUsage, line: line)
             return
         }
+        guard let serverTools = serverTools(rule.dimensions, context) else {
+            result.skip(SkipReason.badValue, line: line, problem: true)
+            return
+        }
         let model = rule.model?.resolve(in: context).map { modelCache.sanitized($0.text) } ?? ModelID.unknown
         let identity = identity(rule, context)
         let alias = alias(rule, context)
@@ -303,7 +307,7 @@ struct RecordExtractor {
                 loggedCost: loggedCost, identity: identity.value, legacyIdentity: identity.legacy,
                 keep: identity.fromKey ? rule.keep : .first,
                 alias: alias, checkAlias: checkAlias, aliasOwner: rule.aliasGroup.map(aliasGroup),
-                estimated: rule.estimated))
+                estimated: rule.estimated, dimensions: dimensions(rule.dimensions, context), serverTools: serverTools))
         result.diagnostics.update(rule: rule.index) { $0.note(time: time, number: timeValue.double) }
     }
 
@@ -341,6 +345,31 @@ struct RecordExtractor {
         return nil
     }
 
+    /// Each dimension the record states, through the descriptor's map; nil for one it does not state.
+    private func dimensions(_ spec: CompiledDimensions, _ context: RecordContext) -> PriceDimensions {
+        func read<D: StoredDimension>(_ field: (value: CompiledValue, map: MappedValue)?, as type: D.Type) -> D? {
+            guard let field, let found = field.value.resolve(in: context) else { return nil }
+            return field.map.resolve(found.text, as: type)
+        }
+        return PriceDimensions(
+            speed: read(spec.speed, as: Speed.self), tier: read(spec.tier, as: ServiceTier.self),
+            region: read(spec.region, as: InferenceRegion.self))
+    }
+
+    /// The record's server-tool calls, or nil when a count field holds something that is not a count.
+    private func serverTools(_ spec: CompiledDimensions, _ context: RecordContext) -> ServerToolCounts? {
+        var counts = ServerToolCounts()
+        for (addends, path) in [(spec.webSearch, \ServerToolCounts.webSearch), (spec.webFetch, \.webFetch)] {
+            guard let addends else { continue }
+            switch readCount(addends, context) {
+            case .absent: continue
+            case .count(let count): counts[keyPath: path] = count
+            case .invalid: return nil
+            }
+        }
+        return counts
+    }
+
     /// The token fields, or nil when one of them holds something that is not a count.
     private func readTokens(_ tokens: CompiledTokens, _ context: RecordContext) -> RawTokens? {
         var raw = RawTokens()
@@ -361,6 +390,7 @@ struct RecordExtractor {
         raw.cacheWrite = read(tokens.cacheWrite)
         raw.cacheWrite5m = read(tokens.cacheWrite5m)
         raw.cacheWrite1h = read(tokens.cacheWrite1h)
+        raw.cacheWrite12h = read(tokens.cacheWrite12h)
         raw.reasoning = read(tokens.reasoning)
         return valid ? raw : nil
     }
@@ -406,11 +436,13 @@ struct RecordExtractor {
     private func normalize(_ raw: RawTokens, _ rule: CompiledRecord, _ context: RecordContext) -> TokenCounts {
         let cacheRead = max(raw.cacheRead ?? 0, 0)
         let write1h = max(raw.cacheWrite1h ?? 0, 0)
-        let write5m = max(raw.cacheWrite5m ?? ((raw.cacheWrite ?? 0) - write1h), 0)
+        let write12h = max(raw.cacheWrite12h ?? 0, 0)
+        // A tool that logs all writes and the longer classes apart: the rest is the default class.
+        let write5m = max(raw.cacheWrite5m ?? ((raw.cacheWrite ?? 0) - write1h - write12h), 0)
         let reasoning = max(raw.reasoning ?? 0, 0)
         var input = max(raw.input ?? 0, 0)
         var output = max(raw.output ?? 0, 0)
-        let cache = cacheRead + write5m + write1h
+        let cache = cacheRead + write5m + write1h + write12h
         var loggedTotal: Int64?
         if let totalField = rule.tokens.total, case .count(let total) = readCount(totalField, context) { loggedTotal = total }
         func answer(_ flag: CountingFlag, _ conditions: [CompiledCondition]) -> CountingAnswer {
@@ -451,8 +483,8 @@ struct RecordExtractor {
         if includesCache { input = max(input - cache, 0) }
         if !outputIncludesReasoning { output += reasoning }
         return TokenCounts(
-            input: input, cacheRead: cacheRead, cacheWrite5m: write5m, cacheWrite1h: write1h, output: output,
-            reasoning: reasoning)
+            input: input, cacheRead: cacheRead, cacheWrite5m: write5m, cacheWrite1h: write1h, cacheWrite12h: write12h,
+            output: output, reasoning: reasoning)
     }
 
     /// The record's alias: a hash apart from every identity (salted), or nil when its values are absent.

@@ -28,13 +28,14 @@ public struct RawTokens: Sendable, Equatable, Codable {
     public var cacheWrite: Int64?
     public var cacheWrite5m: Int64?
     public var cacheWrite1h: Int64?
+    public var cacheWrite12h: Int64?
     public var reasoning: Int64?
     /// A logged cost in USD, when it is a running total beside the counts (`cumulative.cost`).
     public var cost: Double?
 
     public init() {}
 
-    var fields: [Int64?] { [input, output, cacheRead, cacheWrite, cacheWrite5m, cacheWrite1h, reasoning] }
+    var fields: [Int64?] { [input, output, cacheRead, cacheWrite, cacheWrite5m, cacheWrite1h, cacheWrite12h, reasoning] }
 
     var isAbsent: Bool { fields.allSatisfy { $0 == nil } && cost == nil }
     var isZero: Bool { fields.allSatisfy { ($0 ?? 0) == 0 } && (cost ?? 0) == 0 }
@@ -53,6 +54,7 @@ public struct RawTokens: Sendable, Equatable, Codable {
         delta.cacheWrite = d(cacheWrite, previous.cacheWrite)
         delta.cacheWrite5m = d(cacheWrite5m, previous.cacheWrite5m)
         delta.cacheWrite1h = d(cacheWrite1h, previous.cacheWrite1h)
+        delta.cacheWrite12h = d(cacheWrite12h, previous.cacheWrite12h)
         delta.reasoning = d(reasoning, previous.reasoning)
         delta.cost = cost.map { $0 - (previous.cost ?? 0) }
         return delta

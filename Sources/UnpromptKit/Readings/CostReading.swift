@@ -30,6 +30,10 @@ public struct CostReading: Sendable, Equatable {
     public var approximateTokens: Int64 = 0
     /// Events whose token counts are the tool's own estimate.
     public var estimatedEvents: Int64 = 0
+    /// What the calculated cost assumed because the records did not say (`CostAssumption`).
+    public var assumed: Set<CostAssumption> = []
+    /// Server-tool calls of the buckets read (web searches are costed where the row has a rate).
+    public var serverTools = ServerToolCounts.zero
 
     public init() {}
 
@@ -47,5 +51,18 @@ public struct CostReading: Sendable, Equatable {
         a.unpricedModels.formUnion(b.unpricedModels)
         a.approximateTokens = a.approximateTokens.saturatingAdd(b.approximateTokens)
         a.estimatedEvents = a.estimatedEvents.saturatingAdd(b.estimatedEvents)
+        a.assumed.formUnion(b.assumed)
+        a.serverTools = a.serverTools + b.serverTools
     }
+}
+
+/// A price dimension a cost took as standard because the records did not state it, or a tier the price row
+/// does not price (billed at standard). Shown in JSON as `assumed: ["standard-tier", …]`.
+public enum CostAssumption: String, Sendable, CaseIterable, Comparable {
+    case standardSpeed = "standard-speed"
+    case standardTier = "standard-tier"
+    case standardRegion = "standard-region"
+    case standardRateForTier = "standard-rate-for-tier"
+
+    public static func < (a: CostAssumption, b: CostAssumption) -> Bool { a.rawValue < b.rawValue }
 }

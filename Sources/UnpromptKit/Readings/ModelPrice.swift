@@ -7,16 +7,18 @@ public struct ClassRates: Sendable, Equatable {
     public var cacheRead: Double?
     public var cacheWrite5m: Double?
     public var cacheWrite1h: Double?
+    public var cacheWrite12h: Double?
 
     public init(
         input: Double? = nil, output: Double? = nil, cacheRead: Double? = nil, cacheWrite5m: Double? = nil,
-        cacheWrite1h: Double? = nil
+        cacheWrite1h: Double? = nil, cacheWrite12h: Double? = nil
     ) {
         self.input = input
         self.output = output
         self.cacheRead = cacheRead
         self.cacheWrite5m = cacheWrite5m
         self.cacheWrite1h = cacheWrite1h
+        self.cacheWrite12h = cacheWrite12h
     }
 
     var isEmpty: Bool { self == ClassRates() }
@@ -28,15 +30,35 @@ public struct PriceTier: Sendable, Equatable {
     public var rates: ClassRates
 }
 
+/// A set of rates that replaces the standard ones for a request served another way: LiteLLM's `_priority`,
+/// `_flex` and `_batches` fields, and `_fast` (this project's overlay, for fast-mode rates that are not one
+/// multiplier of the standard ones, e.g. Opus 4.6 above 200K prompt tokens).
+public enum PriceVariant: String, Sendable, CaseIterable {
+    case priority, flex, batches, fast
+}
+
+/// Standard rates and long-context tiers of one variant.
+public struct VariantRates: Sendable, Equatable {
+    public var base = ClassRates()
+    /// Ascending by `above`.
+    public var tiers: [PriceTier] = []
+
+    public init(base: ClassRates = ClassRates(), tiers: [PriceTier] = []) {
+        self.base = base
+        self.tiers = tiers.sorted { $0.above < $1.above }
+    }
+}
+
 /// One row of a price table in LiteLLM's format, as pricing uses it.
 ///
 /// Read fields (USD per token): `input_cost_per_token`, `output_cost_per_token`, `cache_read_input_token_cost`,
 /// `cache_creation_input_token_cost` (5-minute writes), `cache_creation_input_token_cost_above_1hr` (1-hour
 /// writes: "above_1hr" is the cache lifetime, not a token count), each also with `_above_<N>k_tokens` for the
-/// long-context rate of a request above N × 1,000 prompt tokens; `tiered_pricing` (a list of whole-request
-/// tiers, each with a `range` of prompt sizes, lower end exclusive); `provider_specific_entry.fast` (the
-/// fast-mode multiplier). Service-tier variants (`_batches`, `_flex`, `_priority`, …) are not read: logs
-/// rarely say which tier served a request, so standard rates apply. Every other field is ignored.
+/// long-context rate of a request above N × 1,000 prompt tokens, and each of those with a variant suffix
+/// (`PriceVariant`); `tiered_pricing` (a list of whole-request tiers, each with a `range` of prompt sizes, lower
+/// end exclusive); `provider_specific_entry.fast` (the fast-mode multiplier) and `.us` (US-only inference),
+/// or `regional_processing_uplift_multiplier_us`; `search_context_cost_per_query` (USD per web search, its
+/// `search_context_size_medium`, LiteLLM's default size). Every other field is ignored.
 public struct ModelPrice: Sendable, Equatable {
     public let key: String
     public let provider: String?
@@ -46,10 +68,17 @@ public struct ModelPrice: Sendable, Equatable {
     /// Ascending by `above`.
     public var tiers: [PriceTier]
     public var fastMultiplier: Double?
+    /// Rates of requests served with another tier or speed, where the row gives them.
+    public var variants: [PriceVariant: VariantRates]
+    /// Multiplier of every rate for a region (US-only inference).
+    public var regionMultipliers: [InferenceRegion: Double]
+    /// USD per web-search request.
+    public var webSearchPerRequest: Double?
 
     public init(
         key: String, provider: String? = nil, source: String? = nil, base: ClassRates, tiers: [PriceTier] = [],
-        fastMultiplier: Double? = nil
+        fastMultiplier: Double? = nil, variants: [PriceVariant: VariantRates] = [:],
+        regionMultipliers: [InferenceRegion: Double] = [:], webSearchPerRequest: Double? = nil
     ) {
         self.key = key
         self.provider = provider
@@ -57,6 +86,20 @@ public struct ModelPrice: Sendable, Equatable {
         self.base = base
         self.tiers = tiers.sorted { $0.above < $1.above }
         self.fastMultiplier = fastMultiplier
+        self.variants = variants
+        self.regionMultipliers = regionMultipliers
+        self.webSearchPerRequest = webSearchPerRequest
+    }
+
+    /// The standard rates as a variant's.
+    public var standard: VariantRates { VariantRates(base: base, tiers: tiers) }
+
+    /// Rows in force on some days only (`dated_prices`), each whole, in date order; on other days this row is.
+    public var dated: [DatedPrice] = []
+
+    /// The row in force on `day` (days since 1970-01-01, UTC).
+    public func inForce(onDay day: Int64) -> ModelPrice {
+        dated.first { $0.covers(day) }?.price ?? self
     }
 
     /// A row without an input or an output rate prices nothing: its model is unpriced.
@@ -68,17 +111,30 @@ public struct ModelPrice: Sendable, Equatable {
     static let classFields: [(name: String, path: any WritableKeyPath<ClassRates, Double?> & Sendable)] = [
         ("input_cost_per_token", \.input), ("output_cost_per_token", \.output),
         ("cache_read_input_token_cost", \.cacheRead), ("cache_creation_input_token_cost_above_1hr", \.cacheWrite1h),
-        ("cache_creation_input_token_cost", \.cacheWrite5m),
+        ("cache_creation_input_token_cost_above_12hr", \.cacheWrite12h), ("cache_creation_input_token_cost", \.cacheWrite5m),
     ]
 
     /// Parses one row. `problem` names the row and field of a value that is not a price.
     init(key: String, row: [String: Any]) throws(PriceRowError) {
         var base = ClassRates()
         var tiers: [Int64: ClassRates] = [:]
+        var variantBase: [PriceVariant: ClassRates] = [:]
+        var variantTiers: [PriceVariant: [Int64: ClassRates]] = [:]
         for (field, value) in row {
-            guard let (path, above) = ModelPrice.classField(field) else { continue }
+            var name = Substring(field)
+            var variant: PriceVariant?
+            if let found = PriceVariant.allCases.first(where: { name.hasSuffix("_" + $0.rawValue) }) {
+                variant = found
+                name = name.dropLast(found.rawValue.count + 1)
+            }
+            guard let (path, above) = ModelPrice.classField(String(name)) else { continue }
             let rate = try ModelPrice.rate(value, field: field)
-            if let above { tiers[above, default: ClassRates()][keyPath: path] = rate } else { base[keyPath: path] = rate }
+            switch (variant, above) {
+            case (nil, nil): base[keyPath: path] = rate
+            case (nil, let above?): tiers[above, default: ClassRates()][keyPath: path] = rate
+            case (let variant?, nil): variantBase[variant, default: ClassRates()][keyPath: path] = rate
+            case (let variant?, let above?): variantTiers[variant, default: [:]][above, default: ClassRates()][keyPath: path] = rate
+            }
         }
         if let list = row["tiered_pricing"] {
             guard let entries = list as? [Any] else { throw PriceRowError(field: "tiered_pricing", expected: "a list of tiers") }
@@ -99,16 +155,83 @@ public struct ModelPrice: Sendable, Equatable {
                 }
             }
         }
-        var fast: Double?
-        if let specific = row["provider_specific_entry"] as? [String: Any], let value = specific["fast"] {
+        let specific = row["provider_specific_entry"] as? [String: Any] ?? [:]
+        func multiplier(_ value: Any?, _ field: String) throws(PriceRowError) -> Double? {
+            guard let value else { return nil }
             guard let multiplier = ModelPrice.number(value), multiplier > 0, multiplier.isFinite else {
-                throw PriceRowError(field: "provider_specific_entry.fast", expected: "a positive multiplier")
+                throw PriceRowError(field: field, expected: "a positive multiplier")
             }
-            fast = multiplier
+            return multiplier
+        }
+        let fast = try multiplier(specific["fast"], "provider_specific_entry.fast")
+        var regions: [InferenceRegion: Double] = [:]
+        let uplift = try multiplier(row["regional_processing_uplift_multiplier_us"], "regional_processing_uplift_multiplier_us")
+        regions[.us] = try multiplier(specific["us"], "provider_specific_entry.us") ?? uplift
+        var webSearch: Double?
+        if let search = row["search_context_cost_per_query"] {
+            guard let sizes = search as? [String: Any], let medium = sizes["search_context_size_medium"],
+                let rate = ModelPrice.number(medium), rate >= 0, rate < 100
+            else {
+                throw PriceRowError(
+                    field: "search_context_cost_per_query", expected: "an object with search_context_size_medium, in USD per search")
+            }
+            webSearch = rate
+        }
+        var variants: [PriceVariant: VariantRates] = [:]
+        for variant in Set(variantBase.keys).union(variantTiers.keys) {
+            variants[variant] = VariantRates(
+                base: variantBase[variant] ?? ClassRates(),
+                tiers: (variantTiers[variant] ?? [:]).map { PriceTier(above: $0.key, rates: $0.value) })
         }
         self.init(
             key: key, provider: row["litellm_provider"] as? String, source: row["source"] as? String, base: base,
-            tiers: tiers.map { PriceTier(above: $0.key, rates: $0.value) }, fastMultiplier: fast)
+            tiers: tiers.map { PriceTier(above: $0.key, rates: $0.value) }, fastMultiplier: fast, variants: variants,
+            regionMultipliers: regions, webSearchPerRequest: webSearch)
+
+        if let list = row["dated_prices"] { dated = try ModelPrice.dated(list, key: key, outer: row) }
+    }
+
+    /// `dated_prices: [{valid_from, valid_until, source, …price fields}]`: each a whole row in force from
+    /// `valid_from` through `valid_until` (UTC dates, inclusive; either may be absent: open-ended), with its
+    /// source. Windows must not overlap, so exactly one row is in force on any day.
+    static func dated(_ list: Any, key: String, outer: [String: Any]) throws(PriceRowError) -> [DatedPrice] {
+        guard let entries = list as? [Any], !entries.isEmpty else {
+            throw PriceRowError(field: "dated_prices", expected: "a list of rows, each with valid_from or valid_until and a source")
+        }
+        var result: [DatedPrice] = []
+        for (index, entry) in entries.enumerated() {
+            let field = "dated_prices[\(index)]"
+            guard var row = entry as? [String: Any], row["dated_prices"] == nil else {
+                throw PriceRowError(field: field, expected: "a row of price fields (without dated_prices of its own)")
+            }
+            func date(_ name: String) throws(PriceRowError) -> Int64? {
+                guard let value = row[name] else { return nil }
+                guard let text = value as? String, let day = CivilDate.day(parsing: text) else {
+                    throw PriceRowError(field: field + "." + name, expected: "a date YYYY-MM-DD")
+                }
+                return day
+            }
+            let from = try date("valid_from")
+            let until = try date("valid_until")
+            guard from != nil || until != nil, from ?? Int64.min <= until ?? Int64.max else {
+                throw PriceRowError(field: field, expected: "valid_from or valid_until, the first not after the second")
+            }
+            guard row["source"] is String else { throw PriceRowError(field: field + ".source", expected: "where the price was published") }
+            if row["litellm_provider"] == nil { row["litellm_provider"] = outer["litellm_provider"] }
+            let price: ModelPrice
+            do {
+                price = try ModelPrice(key: key, row: row)
+            } catch {
+                throw PriceRowError(field: field + "." + error.field, expected: error.expected)
+            }
+            guard price.isPriced else { throw PriceRowError(field: field, expected: "an input and an output price") }
+            let dated = DatedPrice(validFrom: from, validUntil: until, price: price)
+            if result.contains(where: { $0.overlaps(dated) }) {
+                throw PriceRowError(field: field, expected: "dates that no other dated row of this model covers")
+            }
+            result.append(dated)
+        }
+        return result.sorted { ($0.validFrom ?? Int64.min) < ($1.validFrom ?? Int64.min) }
     }
 
     /// The class a price field sets, and its threshold for `_above_<N>k_tokens` fields.
@@ -143,6 +266,20 @@ public struct ModelPrice: Sendable, Equatable {
         case let number as UInt64: Double(number)
         default: nil
         }
+    }
+}
+
+/// A row in force on the days from `validFrom` through `validUntil` (days since 1970-01-01, UTC, inclusive;
+/// nil: open-ended).
+public struct DatedPrice: Sendable, Equatable {
+    public let validFrom: Int64?
+    public let validUntil: Int64?
+    public let price: ModelPrice
+
+    public func covers(_ day: Int64) -> Bool { day >= (validFrom ?? Int64.min) && day <= (validUntil ?? Int64.max) }
+
+    func overlaps(_ other: DatedPrice) -> Bool {
+        (validFrom ?? Int64.min) <= (other.validUntil ?? Int64.max) && (other.validFrom ?? Int64.min) <= (validUntil ?? Int64.max)
     }
 }
 

@@ -43,6 +43,7 @@ public final class Pricer: Sendable {
     public func reading(of row: BucketRow) -> CostReading {
         var reading = CostReading()
         reading.estimatedEvents = row.estimatedEvents
+        reading.serverTools = row.serverTools
         let tokens = row.counts.total
         // Records with a cost and no tokens (a tool that logs only its cost) have nothing to calculate
         // from: their logged cost stands in every mode.
@@ -61,16 +62,65 @@ public final class Pricer: Sendable {
             if mode != .logged { reading.unpricedModels = [row.model] }
             return reading
         }
-        let cost = Pricer.cost(row.counts, band: row.contextAbove, price: resolution.price, fast: resolution.fast)
+        // The row in force on the bucket's UTC day (dated overlay rows).
+        let price = resolution.price.inForce(onDay: CivilDate.floorDivide(row.quarter, LocalCalendar.quartersPerDay))
+        let cost = Pricer.cost(
+            row.counts, band: row.contextAbove, price: price, fast: resolution.fast,
+            dimensions: row.dimensions, serverTools: row.serverTools)
         reading.usd = cost.usd
+        reading.assumed = cost.assumed
         reading.costedEvents = row.events
         reading.costedTokens = tokens
         reading.approximateTokens = cost.approximate ? tokens : 0
         return reading
     }
 
-    /// The cost of counts whose requests all fall in one context band, and whether an assumed rate was used.
-    public static func cost(_ counts: TokenCounts, band: Int64, price: ModelPrice, fast: Bool = false)
+    /// The cost of counts whose requests all fall in one context band and share their price dimensions, whether
+    /// an assumed rate was used, and which dimensions were assumed standard (docs/METHOD.md, "Cost"):
+    /// 1. The rate set: the tier's variant rates (`_priority`, `_flex`, `_batches`) when the row has them, else
+    ///    the standard rates (a tier the row does not price is billed at standard, as assumed); for fast mode,
+    ///    the row's `_fast` rates when it has them.
+    /// 2. Tokens × rates, with long-context tiers as before.
+    /// 3. Fast mode without `_fast` rates: × `provider_specific_entry.fast` (no multiplier: standard, approximate).
+    /// 4. A region: × its multiplier, when the row has one.
+    /// 5. Plus web searches × the row's per-search rate (no rate: not costed, approximate).
+    public static func cost(
+        _ counts: TokenCounts, band: Int64, price: ModelPrice, fast: Bool = false,
+        dimensions: PriceDimensions = PriceDimensions(speed: .standard, tier: .standard, region: .global),
+        serverTools: ServerToolCounts = .zero
+    ) -> (usd: Double, approximate: Bool, assumed: Set<CostAssumption>) {
+        var assumed: Set<CostAssumption> = []
+        if dimensions.speed == nil, !fast { assumed.insert(.standardSpeed) }
+        if dimensions.tier == nil { assumed.insert(.standardTier) }
+        if dimensions.region == nil { assumed.insert(.standardRegion) }
+        let isFast = fast || dimensions.speed == .fast
+        var rates = price.standard
+        var variantLacksTier = false
+        switch dimensions.tier {
+        case .priority?, .flex?, .batch?:
+            let variant: PriceVariant = dimensions.tier == .priority ? .priority : dimensions.tier == .flex ? .flex : .batches
+            if let found = price.variants[variant] { rates = found } else { assumed.insert(.standardRateForTier) }
+            // A variant without long-context rows cannot say what a long request costs at that tier.
+            if rates.tiers.isEmpty, price.tiers.contains(where: { band >= $0.above }) { variantLacksTier = true }
+        case .standard?, nil: break
+        }
+        let fastRates = isFast ? price.variants[.fast] : nil
+        if let fastRates { rates = fastRates }
+        var (usd, approximate) = cost(counts, band: band, rates: rates, anthropic: price.isAnthropic)
+        if variantLacksTier { approximate = true }
+        if isFast, fastRates == nil {
+            if let multiplier = price.fastMultiplier { usd *= multiplier } else { approximate = true }
+        }
+        if let region = dimensions.region, let multiplier = price.regionMultipliers[region] { usd *= multiplier }
+        if serverTools.webSearch > 0 {
+            if let rate = price.webSearchPerRequest { usd += Double(serverTools.webSearch) * rate } else { approximate = true }
+        }
+        return (usd, approximate, assumed)
+    }
+
+    /// Tokens × one rate set's rates, with every class of a request above a long-context threshold at that
+    /// tier's rate.
+    static func cost(_ counts: TokenCounts, band: Int64, rates price: VariantRates, anthropic: Bool)
         -> (usd: Double, approximate: Bool)
     {
         var approximate = false
@@ -97,7 +147,6 @@ public final class Pricer: Sendable {
             approximate = true
             return fallback()
         }
-        let anthropic = price.isAnthropic
         let output = rate(\.output, tokens: counts.output) { 0 }
         let uncached = rate(\.input, tokens: counts.input) { 0 }
         let read = rate(\.cacheRead, tokens: counts.cacheRead) { anthropic ? input * 0.1 : input }
@@ -105,12 +154,11 @@ public final class Pricer: Sendable {
         let write1h = rate(\.cacheWrite1h, tokens: counts.cacheWrite1h) {
             anthropic ? input * 2 : (tier?.cacheWrite5m ?? base.cacheWrite5m ?? input)
         }
-        var usd = Double(counts.input) * uncached + Double(counts.cacheRead) * read
+        // OpenAI's 12-hour write costs twice its default (30-minute) one, where a row lacks the rate.
+        let write12h = rate(\.cacheWrite12h, tokens: counts.cacheWrite12h) { 2 * (tier?.cacheWrite5m ?? base.cacheWrite5m ?? input) }
+        let usd = Double(counts.input) * uncached + Double(counts.cacheRead) * read
             + Double(counts.cacheWrite5m) * write5m + Double(counts.cacheWrite1h) * write1h
-            + Double(counts.output) * output
-        if fast {
-            if let multiplier = price.fastMultiplier { usd *= multiplier } else { approximate = true }
-        }
+            + Double(counts.cacheWrite12h) * write12h + Double(counts.output) * output
         return (usd, approximate)
     }
 }

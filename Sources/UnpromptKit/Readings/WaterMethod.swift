@@ -37,7 +37,7 @@ public struct WaterReading: Sendable, Equatable {
 
 /// The water method (docs/METHOD.md, "Water"), with its factors read from a versioned data file:
 ///
-///     outputEquivalent = output + 0.05·input + 0.05·(cacheWrite5m + cacheWrite1h) + 0.005·cacheRead
+///     outputEquivalent = output + 0.05·input + 0.05·(every cache write) + 0.005·cacheRead
 ///     energy (Wh)      = outputEquivalent / 1000 × e_out × classFactor          (facility energy)
 ///     water (mL)       = energy × (WUE_site / PUE + EWIF)                        (L/kWh = mL/Wh)
 ///
@@ -71,7 +71,7 @@ public struct WaterMethod: Sendable {
 
     public func reading(_ counts: TokenCounts, classFactor factor: Double) -> WaterReading {
         let equivalent = weights.output * Double(counts.output) + weights.input * Double(counts.input)
-            + weights.cacheWrite * Double(counts.cacheWrite5m + counts.cacheWrite1h)
+            + weights.cacheWrite * Double(counts.cacheWrite)
             + weights.cacheRead * Double(counts.cacheRead)
         func liters(_ e: Double, _ wue: Double, _ pue: Double, _ ewif: Double) -> (Double, Double) {
             let wattHours = equivalent / 1000 * e * factor

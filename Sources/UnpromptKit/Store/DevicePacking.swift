@@ -4,13 +4,14 @@ import Foundation
 /// limit window of its samples, in variable-length integers. Importing a device then writes a few hundred rows
 /// a year instead of one per bucket, and a view unpacks only the days it shows.
 ///
-/// A day: version 1, the day's strings (tools and models), its buckets (quarter within the day, tool, model,
-/// context band, logged cost, the six counts, events, logged cost in nano-USD, estimated events) and its activity
-/// (quarter within the day, first and last record as milliseconds into the quarter). Signed values are zigzag
-/// encoded. A series: version 1, then per sample its time (the first absolute, then the difference to the one
+/// A day: version 2, the day's strings (tools and models), its buckets (quarter within the day, tool, model,
+/// then every `BucketField`; version 1, of a schema 7 store, held `BucketField.beforeDimensions`) and its
+/// activity (quarter within the day, first and last record as milliseconds into the quarter). Signed values are
+/// zigzag encoded. A series: version 1, then per sample its time (the first absolute, then the difference to the one
 /// before), which optional values it holds, and them (the used percent as the bits of its Double).
 enum DevicePacking {
-    static let version: UInt64 = 1
+    static let seriesVersion: UInt64 = 1
+    static let dayVersion: UInt64 = 2
 
     /// `imported`'s rows of `sync_days` and `sync_limits`, and its tokens. Its buckets come in the store's order
     /// (an export's reader gives them so) and are sorted only when they do not.
@@ -54,7 +55,7 @@ enum DevicePacking {
 
     static func packDay(_ day: Int64, buckets: [BucketRow], activity: [ActivityQuarter]) -> Data {
         var writer = Writer()
-        writer.unsigned(version)
+        writer.unsigned(dayVersion)
         var strings: [String: UInt64] = [:]
         var order: [String] = []
         for row in buckets {
@@ -68,15 +69,10 @@ enum DevicePacking {
         let firstQuarter = day * LocalCalendar.quartersPerDay
         writer.unsigned(UInt64(buckets.count))
         for row in buckets {
-            let c = row.counts
             writer.unsigned(UInt64(row.quarter - firstQuarter))
             writer.unsigned(strings[row.tool]!)
             writer.unsigned(strings[row.model]!)
-            for value in [row.contextAbove, row.costLogged ? 1 : 0, c.input, c.cacheRead, c.cacheWrite5m, c.cacheWrite1h,
-                          c.output, c.reasoning, row.events, row.loggedCostNanos, row.estimatedEvents]
-            {
-                writer.signed(value)
-            }
+            for field in BucketField.allCases { writer.signed(row[field]) }
         }
         writer.unsigned(UInt64(activity.count))
         for quarter in activity {
@@ -92,7 +88,13 @@ enum DevicePacking {
     static func unpackDay(_ data: Data, day: Int64) throws(StoreError) -> (buckets: [BucketRow], activity: [ActivityQuarter]) {
         let unpacked: (buckets: [BucketRow], activity: [ActivityQuarter])? = data.withUnsafeBytes { raw in
             var reader = Reader(bytes: raw)
-            guard reader.unsigned() == version, let stringCount = reader.count() else { return nil }
+            let fields: [BucketField]
+            switch reader.unsigned() {
+            case 1: fields = BucketField.beforeDimensions
+            case dayVersion: fields = BucketField.allCases
+            default: return nil
+            }
+            guard let stringCount = reader.count() else { return nil }
             var strings: [String] = []
             for _ in 0..<stringCount {
                 guard let text = reader.string() else { return nil }
@@ -102,23 +104,19 @@ enum DevicePacking {
             guard let rowCount = reader.count() else { return nil }
             var buckets: [BucketRow] = []
             buckets.reserveCapacity(rowCount)
+            var values = [Int64](repeating: 0, count: fields.count)
             for _ in 0..<rowCount {
                 guard let offset = reader.unsigned(), let tool = reader.unsigned(), let model = reader.unsigned(),
                     tool < strings.count, model < strings.count
                 else { return nil }
-                guard let band = reader.signed(), let logged = reader.signed(), let input = reader.signed(),
-                    let cacheRead = reader.signed(), let write5m = reader.signed(), let write1h = reader.signed(),
-                    let output = reader.signed(), let reasoning = reader.signed(), let events = reader.signed(),
-                    let nanos = reader.signed(), let estimated = reader.signed()
-                else { return nil }
+                for index in fields.indices {
+                    guard let value = reader.signed() else { return nil }
+                    values[index] = value
+                }
                 buckets.append(
                     BucketRow(
                         quarter: firstQuarter + Int64(offset), tool: strings[Int(tool)], model: strings[Int(model)],
-                        counts: TokenCounts(
-                            input: input, cacheRead: cacheRead, cacheWrite5m: write5m, cacheWrite1h: write1h, output: output,
-                            reasoning: reasoning),
-                        events: events, contextAbove: band, costLogged: logged == 1, loggedCostNanos: nanos,
-                        estimatedEvents: estimated))
+                        fields: fields, values: values))
             }
             guard let activityCount = reader.count() else { return nil }
             var activity: [ActivityQuarter] = []
@@ -138,7 +136,7 @@ enum DevicePacking {
     /// One window's samples, in time order.
     static func packSeries(_ samples: [LimitSample]) -> Data {
         var writer = Writer()
-        writer.unsigned(version)
+        writer.unsigned(seriesVersion)
         writer.unsigned(UInt64(samples.count))
         var previous: Int64 = 0
         for sample in samples {
@@ -156,7 +154,7 @@ enum DevicePacking {
     static func unpackSeries(_ data: Data, tool: String, window: String) throws(StoreError) -> [LimitSample] {
         let unpacked: [LimitSample]? = data.withUnsafeBytes { raw in
             var reader = Reader(bytes: raw)
-            guard reader.unsigned() == version, let count = reader.count() else { return nil }
+            guard reader.unsigned() == seriesVersion, let count = reader.count() else { return nil }
             var samples: [LimitSample] = []
             var time: Int64 = 0
             for _ in 0..<count {

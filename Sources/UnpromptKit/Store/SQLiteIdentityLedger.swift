@@ -20,11 +20,18 @@ struct SQLiteIdentityLedger: IdentityLedger {
         entryStatement = try database.prepare(
             """
             SELECT keep, quarter, tool, model, input, cache_read, cache_write_5m, cache_write_1h, output, reasoning,
-                context_above, cost_logged, logged_cost_nanos, estimated
+                context_above, cost_logged, logged_cost_nanos, estimated, speed, tier, region, web_search, web_fetch,
+                cache_write_12h
             FROM identities WHERE high = ?1 AND low = ?2
             """)
         keepStatement = try database.prepare(
-            "INSERT OR REPLACE INTO identities VALUES (?1, ?2, 1, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)")
+            """
+            INSERT OR REPLACE INTO identities (
+                high, low, keep, quarter, tool, model, input, cache_read, cache_write_5m, cache_write_1h, output, reasoning,
+                context_above, cost_logged, logged_cost_nanos, estimated, speed, tier, region, web_search, web_fetch,
+                cache_write_12h)
+            VALUES (?1, ?2, 1, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
+            """)
         aliasStatement = try database.prepare("SELECT owner_high, owner_low FROM aliases WHERE high = ?1 AND low = ?2")
         registerStatement = try database.prepare("INSERT INTO aliases VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING")
     }
@@ -42,13 +49,15 @@ struct SQLiteIdentityLedger: IdentityLedger {
         var delta = BucketDelta()
         delta.counts = TokenCounts(
             input: row.int(4) ?? 0, cacheRead: row.int(5) ?? 0, cacheWrite5m: row.int(6) ?? 0,
-            cacheWrite1h: row.int(7) ?? 0, output: row.int(8) ?? 0, reasoning: row.int(9) ?? 0)
+            cacheWrite1h: row.int(7) ?? 0, cacheWrite12h: row.int(19) ?? 0, output: row.int(8) ?? 0,
+            reasoning: row.int(9) ?? 0)
         delta.events = 1
         delta.loggedCostNanos = row.int(12) ?? 0
         delta.estimatedEvents = row.int(13) ?? 0
+        delta.serverTools = ServerToolCounts(webSearch: row.int(17) ?? 0, webFetch: row.int(18) ?? 0)
         let key = BucketKey(
             quarter: quarter, tool: tool, model: model, contextAbove: row.int(10) ?? ContextBand.unknown,
-            costLogged: row.int(11) == 1)
+            costLogged: row.int(11) == 1, dimensions: PriceDimensions(codes: row.int(14), row.int(15), row.int(16)))
         return .kept(Contribution(key: key, delta: delta))
     }
 
@@ -56,12 +65,14 @@ struct SQLiteIdentityLedger: IdentityLedger {
         let key = contribution.key
         let delta = contribution.delta
         let c = delta.counts
+        let d = key.dimensions.codes
         try keepStatement.run(
             Self.values(identity) + [
                 .integer(key.quarter), .text(key.tool), .text(key.model), .integer(c.input), .integer(c.cacheRead),
                 .integer(c.cacheWrite5m), .integer(c.cacheWrite1h), .integer(c.output), .integer(c.reasoning),
                 .integer(key.contextAbove), .integer(key.costLogged ? 1 : 0), .integer(delta.loggedCostNanos),
-                .integer(delta.estimatedEvents),
+                .integer(delta.estimatedEvents), .integer(d.speed), .integer(d.tier), .integer(d.region),
+                .integer(delta.serverTools.webSearch), .integer(delta.serverTools.webFetch), .integer(c.cacheWrite12h),
             ])
     }
 

@@ -129,6 +129,40 @@ enum StoreSchema {
                 // is not brought back by a merge (`UsageStore+ConfirmationSync`). New table, nothing moves.
                 try UsageStore.createConfirmationStamps(database)
             }
+            if version < 9 {
+                // Price dimensions (issue 20). Buckets are also keyed by the speed, service tier and inference
+                // region a record states (`PriceDimensions`, 0 where it states none), and sum its server-tool
+                // calls and a third cache-write class, 12-hour writes (OpenAI's, priced apart); identities that
+                // can be replaced keep the same. Older rows recorded none of them: they keep every count under 0
+                // ("not recorded", priced as standard and reported as assumed) with no server-tool calls and no
+                // 12-hour writes (no reader could tell one before). Nothing is dropped, no log is read again.
+                try database.execute(
+                    """
+                    CREATE TABLE buckets_v9 (
+                        quarter INTEGER NOT NULL, tool TEXT NOT NULL, model TEXT NOT NULL,
+                        context_above INTEGER NOT NULL, cost_logged INTEGER NOT NULL,
+                        speed INTEGER NOT NULL, tier INTEGER NOT NULL, region INTEGER NOT NULL,
+                        input INTEGER NOT NULL, cache_read INTEGER NOT NULL, cache_write_5m INTEGER NOT NULL,
+                        cache_write_1h INTEGER NOT NULL, cache_write_12h INTEGER NOT NULL, output INTEGER NOT NULL,
+                        reasoning INTEGER NOT NULL, events INTEGER NOT NULL, logged_cost_nanos INTEGER NOT NULL,
+                        estimated_events INTEGER NOT NULL, web_search INTEGER NOT NULL, web_fetch INTEGER NOT NULL,
+                        PRIMARY KEY (quarter, tool, model, context_above, cost_logged, speed, tier, region)
+                    ) WITHOUT ROWID;
+                    INSERT INTO buckets_v9 SELECT quarter, tool, model, context_above, cost_logged, 0, 0, 0, input,
+                        cache_read, cache_write_5m, cache_write_1h, 0, output, reasoning, events, logged_cost_nanos,
+                        estimated_events, 0, 0 FROM buckets;
+                    DROP TABLE buckets;
+                    ALTER TABLE buckets_v9 RENAME TO buckets;
+                    ALTER TABLE identities ADD COLUMN speed INTEGER;
+                    ALTER TABLE identities ADD COLUMN tier INTEGER;
+                    ALTER TABLE identities ADD COLUMN region INTEGER;
+                    ALTER TABLE identities ADD COLUMN web_search INTEGER;
+                    ALTER TABLE identities ADD COLUMN web_fetch INTEGER;
+                    ALTER TABLE identities ADD COLUMN cache_write_12h INTEGER;
+                    UPDATE identities SET speed = 0, tier = 0, region = 0, web_search = 0, web_fetch = 0, cache_write_12h = 0
+                        WHERE keep = 1;
+                    """)
+            }
             try database.execute("PRAGMA user_version = \(UsageStore.schemaVersion)")
         }
     }

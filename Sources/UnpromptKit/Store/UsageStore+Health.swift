@@ -11,7 +11,10 @@ extension UsageStore {
     /// whole number, or held at `Int64.max` (a saturated sum) was written by an older version that let such a
     /// count through, or is damaged. Views still show such rows as they are; this says their totals are not exact.
     public func problems() throws(StoreError) -> [StoreProblem] {
-        let columns = ["input", "cache_read", "cache_write_5m", "cache_write_1h", "output", "reasoning"]
+        let columns = [
+            "input", "cache_read", "cache_write_5m", "cache_write_1h", "cache_write_12h", "output", "reasoning", "web_search",
+            "web_fetch",
+        ]
         let implausible = columns.map { column in
             """
             typeof(\(column)) != 'integer' OR \(column) < 0 OR \(column) = 9223372036854775807 \

@@ -146,31 +146,35 @@ extension UsageStore: ScanLedger {
     /// then, as if never counted.
     private static func add(_ deltas: [BucketKey: BucketDelta], to database: Database) throws(StoreError) {
         let sums = [
-            "input", "cache_read", "cache_write_5m", "cache_write_1h", "output", "reasoning", "events",
-            "logged_cost_nanos", "estimated_events",
+            "input", "cache_read", "cache_write_5m", "cache_write_1h", "cache_write_12h", "output", "reasoning", "events",
+            "logged_cost_nanos", "estimated_events", "web_search", "web_fetch",
         ].map { "\($0) = \(saturatingSum($0))" }.joined(separator: ",\n    ")
         let upsert = try database.prepare(
             """
-            INSERT INTO buckets VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
-            ON CONFLICT (quarter, tool, model, context_above, cost_logged) DO UPDATE SET
+            INSERT INTO buckets VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
+            ON CONFLICT (quarter, tool, model, context_above, cost_logged, speed, tier, region) DO UPDATE SET
                 \(sums)
             """)
         let emptied = try database.prepare(
             """
             DELETE FROM buckets WHERE quarter = ?1 AND tool = ?2 AND model = ?3 AND context_above = ?4
-            AND cost_logged = ?5 AND events = 0 AND input = 0 AND cache_read = 0 AND cache_write_5m = 0
-            AND cache_write_1h = 0 AND output = 0 AND reasoning = 0 AND logged_cost_nanos = 0 AND estimated_events = 0
+            AND cost_logged = ?5 AND speed = ?6 AND tier = ?7 AND region = ?8 AND events = 0 AND input = 0
+            AND cache_read = 0 AND cache_write_5m = 0 AND cache_write_1h = 0 AND cache_write_12h = 0 AND output = 0
+            AND reasoning = 0
+            AND logged_cost_nanos = 0 AND estimated_events = 0 AND web_search = 0 AND web_fetch = 0
             """)
         for (key, delta) in deltas where !delta.isZero {
             let c = delta.counts
+            let d = key.dimensions.codes
             let keyValues: [SQLValue] = [
                 .integer(key.quarter), .text(key.tool), .text(key.model), .integer(key.contextAbove),
-                .integer(key.costLogged ? 1 : 0),
+                .integer(key.costLogged ? 1 : 0), .integer(d.speed), .integer(d.tier), .integer(d.region),
             ]
             try upsert.run(keyValues + [
                 .integer(c.input), .integer(c.cacheRead), .integer(c.cacheWrite5m), .integer(c.cacheWrite1h),
-                .integer(c.output), .integer(c.reasoning), .integer(delta.events), .integer(delta.loggedCostNanos),
-                .integer(delta.estimatedEvents),
+                .integer(c.cacheWrite12h), .integer(c.output), .integer(c.reasoning), .integer(delta.events), .integer(delta.loggedCostNanos),
+                .integer(delta.estimatedEvents), .integer(delta.serverTools.webSearch),
+                .integer(delta.serverTools.webFetch),
             ])
             if delta.events < 0 { try emptied.run(keyValues) }
         }

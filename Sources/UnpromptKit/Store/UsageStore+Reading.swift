@@ -8,18 +8,21 @@ extension UsageStore {
         return try locked { database throws(StoreError) in
             let rows = try database.prepare(
                 """
-                SELECT quarter, tool, model, input, cache_read, cache_write_5m, cache_write_1h, output, reasoning, events,
-                    context_above, cost_logged, logged_cost_nanos, estimated_events
+                SELECT quarter, tool, model, input, cache_read, cache_write_5m, cache_write_1h, cache_write_12h, output,
+                    reasoning, events, context_above, cost_logged, logged_cost_nanos, estimated_events, speed, tier, region,
+                    web_search, web_fetch
                 FROM buckets WHERE quarter >= ?1 AND quarter < ?2\(only)
-                ORDER BY quarter, tool, model, context_above, cost_logged
+                ORDER BY quarter, tool, model, context_above, cost_logged, speed, tier, region
                 """
             ).rows([SQLValue.integer(fromQuarter), .integer(toQuarter)] + tools.map { .text($0) })
             return rows.map { row in
                 BucketRow(
                     quarter: row.int(0) ?? 0, tool: row.text(1) ?? "", model: row.text(2) ?? "",
-                    counts: Self.counts(row, from: 3), events: row.count(9) ?? 0,
-                    contextAbove: row.int(10) ?? ContextBand.unknown, costLogged: row.int(11) == 1,
-                    loggedCostNanos: row.count(12) ?? 0, estimatedEvents: row.count(13) ?? 0)
+                    counts: Self.counts(row, from: 3), events: row.count(10) ?? 0,
+                    contextAbove: row.int(11) ?? ContextBand.unknown, costLogged: row.int(12) == 1,
+                    loggedCostNanos: row.count(13) ?? 0, estimatedEvents: row.count(14) ?? 0,
+                    dimensions: PriceDimensions(codes: row.int(15), row.int(16), row.int(17)),
+                    serverTools: ServerToolCounts(webSearch: row.count(18) ?? 0, webFetch: row.count(19) ?? 0))
             }
         }
     }
@@ -31,25 +34,25 @@ extension UsageStore {
             var totals: [(model: String, counts: TokenCounts, events: Int64)] = []
             try database.prepare(
                 """
-                SELECT model, input, cache_read, cache_write_5m, cache_write_1h, output, reasoning, events
+                SELECT model, input, cache_read, cache_write_5m, cache_write_1h, cache_write_12h, output, reasoning, events
                 FROM buckets ORDER BY model
                 """
             ).forEachRow { row in
                 let model = row.text(0) ?? ""
                 if totals.last?.model != model { totals.append((model, .zero, 0)) }
                 totals[totals.count - 1].counts += Self.counts(row, from: 1)
-                totals[totals.count - 1].events = totals[totals.count - 1].events.saturatingAdd(row.count(7) ?? 0)
+                totals[totals.count - 1].events = totals[totals.count - 1].events.saturatingAdd(row.count(8) ?? 0)
             }
             return totals
         }
     }
 
-    /// The six count columns starting at `first`, in the schema's order.
+    /// The seven count columns starting at `first`, in the schema's order.
     private static func counts(_ row: Statement.Row, from first: Int) -> TokenCounts {
         TokenCounts(
             input: row.count(first) ?? 0, cacheRead: row.count(first + 1) ?? 0, cacheWrite5m: row.count(first + 2) ?? 0,
-            cacheWrite1h: row.count(first + 3) ?? 0, output: row.count(first + 4) ?? 0,
-            reasoning: row.count(first + 5) ?? 0)
+            cacheWrite1h: row.count(first + 3) ?? 0, cacheWrite12h: row.count(first + 4) ?? 0, output: row.count(first + 5) ?? 0,
+            reasoning: row.count(first + 6) ?? 0)
     }
 
     /// Activity of the quarter-hours in `[fromQuarter, toQuarter)`, in order.

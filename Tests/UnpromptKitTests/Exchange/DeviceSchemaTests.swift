@@ -10,7 +10,7 @@ struct DeviceSchemaTests {
         try device.add([Moments.event("claude-code", "claude-sonnet-4-5", at: Moments.monday, input: 5, id: 1)])
         let path = device.directory + "/usage.sqlite"
         try Database(path: path, options: [.readWrite]).execute(
-            """
+            LegacyStore.beforeSchemaNine + """
             DROP TABLE sync_devices; DROP TABLE sync_days; DROP TABLE sync_limits; DROP TABLE friends;
             DELETE FROM settings WHERE key IN ('device_id', 'friend_id');
             PRAGMA user_version = 6;

@@ -109,10 +109,11 @@ struct DeviceSyncTests {
         var history = try laptop.queries(now: now).exportHistory()
         history.buckets = []
         var newer = SyncExport(device: laptopID, label: "laptop", sequence: 50, exportedAt: now, history: history).document()
-        newer = Array(String(decoding: newer, as: UTF8.self).replacingOccurrences(of: "\"version\":2,", with: "\"version\":3,").utf8)
+        newer = Array(String(decoding: newer, as: UTF8.self).replacingOccurrences(
+            of: "\"version\":\(SyncExport.version),", with: "\"version\":\(SyncExport.version + 1),").utf8)
         let damaged: [(Data, SyncExportProblem.Kind, String?)] = [
             (good.prefix(good.count - 9), .damaged, "laptop"),
-            (Zstd.compress(newer), .newerVersion(3), "laptop"),
+            (Zstd.compress(newer), .newerVersion(SyncExport.version + 1), "laptop"),
             (Data(repeating: 0x55, count: 300), .damaged, "laptop"),
         ]
         for (data, kind, label) in damaged {
@@ -200,11 +201,21 @@ struct DeviceSyncTests {
             BucketRow(quarter: 1, tool: "a", model: "m", counts: TokenCounts(output: 4), events: 2),
             BucketRow(quarter: 2, tool: "a", model: "m", counts: TokenCounts(input: 8), events: 3, loggedCostNanos: 7),
             BucketRow(quarter: 2, tool: "a", model: "m", counts: TokenCounts(input: 16), events: 1, costLogged: true),
+            BucketRow(
+                quarter: 2, tool: "a", model: "m", counts: TokenCounts(input: 32), events: 1, costLogged: true,
+                dimensions: PriceDimensions(speed: .fast), serverTools: ServerToolCounts(webSearch: 3)),
         ]
-        let merged = DeviceMerge.buckets([a, b])
-        #expect(merged.map { "\($0.quarter)\($0.tool)\($0.costLogged)" } == ["1afalse", "1bfalse", "2afalse", "2atrue"])
+        let a2 = a + [
+            BucketRow(
+                quarter: 2, tool: "a", model: "m", counts: TokenCounts(input: 64), events: 1, costLogged: true,
+                dimensions: PriceDimensions(speed: .fast), serverTools: ServerToolCounts(webSearch: 1, webFetch: 2))
+        ]
+        let merged = DeviceMerge.buckets([a2, b])
+        #expect(merged.map { "\($0.quarter)\($0.tool)\($0.costLogged)" } == ["1afalse", "1bfalse", "2afalse", "2atrue", "2atrue"])
         #expect(merged[2].counts.input == 10 && merged[2].events == 4 && merged[2].loggedCostNanos == 12)
-        #expect(DeviceMerge.buckets([b, a]) == merged, "whatever order the devices come in")
+        #expect(merged[3].dimensions == .unrecorded && merged[3].counts.input == 16, "a fast row is kept apart, after the one not stated")
+        #expect(merged[4].counts.input == 96 && merged[4].serverTools == ServerToolCounts(webSearch: 4, webFetch: 2))
+        #expect(DeviceMerge.buckets([b, a2]) == merged, "whatever order the devices come in")
 
         let activity = DeviceMerge.activity([
             [ActivityQuarter(quarter: 3, first: 10, last: 20)],

@@ -8,7 +8,8 @@ struct SyncExportTests {
     let id = "3f2a" + String(repeating: "0", count: 27) + "1"
 
     /// A history with every dimension of the bucket key: two tools, three models, a prompt above 200k, a logged
-    /// cost, an estimated record, activity across midnight, and limit samples with and without each value.
+    /// cost, an estimated record, fast mode in the US with web searches beside the same model at standard
+    /// speed, a batch record with 12-hour cache writes, activity across midnight, and limit samples with and without each value.
     func history() throws -> DeviceHistory {
         let device = try TestDevice()
         let m = Moments.monday
@@ -21,6 +22,14 @@ struct SyncExportTests {
                     tool: "continue", time: m + 14 * 60 * Moments.minute - 1, model: "gpt-4o", counts: TokenCounts(input: 40, output: 4),
                     identity: Identity(high: 4, low: 4), estimated: true),
                 Moments.event("codex", "gpt-5", at: m + 14 * 60 * Moments.minute + 1, input: 1000, output: 10, id: 5),
+                TokenEvent(
+                    tool: "claude-code", time: m + 3 * Moments.minute, model: "claude-sonnet-4-5", counts: TokenCounts(input: 6, output: 8),
+                    identity: Identity(high: 6, low: 6), dimensions: PriceDimensions(speed: .fast, tier: .standard, region: .us),
+                    serverTools: ServerToolCounts(webSearch: 2, webFetch: 1)),
+                TokenEvent(
+                    tool: "codex", time: m + 14 * 60 * Moments.minute + 2, model: "gpt-5",
+                    counts: TokenCounts(input: 30, cacheWrite12h: 20, output: 3),
+                    identity: Identity(high: 7, low: 7), dimensions: PriceDimensions(tier: .batch)),
             ],
             limits: [
                 LimitSample(tool: "codex", time: m, window: "primary", usedPercent: 12.5, windowMinutes: 300, resetsAt: m + 3_600_000),
@@ -42,7 +51,7 @@ struct SyncExportTests {
         }
         #expect(try device.store.removeConfirmation(day: day - 2, at: m + 3))
         let history = try device.queries(now: m + 15 * 60 * Moments.minute).exportHistory()
-        #expect(history.buckets.count == 5 && history.activity.count == 4 && history.limits.count == 2)
+        #expect(history.buckets.count == 7 && history.activity.count == 4 && history.limits.count == 2)
         #expect(history.confirmations.map(\.day) == [day - 2, day - 1, day] && history.confirmations[0].answer == nil)
         return history
     }
@@ -59,12 +68,18 @@ struct SyncExportTests {
         #expect(read.history.limits[1].usedPercent == 1.0 / 3, "a Double goes through JSON unchanged")
     }
 
-    /// Version 1 (before confirmations travelled) is still read: the same history, without answers.
-    @Test func aVersionOneExportStillReads() throws {
-        let history = try history()
+    /// Versions 1 (before confirmations travelled) and 2 (before the price dimensions) are still read: the same
+    /// history, version 1 without answers. (Their rows of 14: `aVersionOneExportIsStillRead`.)
+    @Test func versionsOneAndTwoStillRead() throws {
+        var history = try history()
+        history.buckets = []
         let text = String(decoding: export(history).document(), as: UTF8.self)
+        let current = "\"version\":\(SyncExport.version),"
+        var v2 = Array(text.replacingOccurrences(of: current, with: "\"version\":2,").utf8)
+        #expect(try SyncExport.decode(document: &v2).history == history)
         let cut = try #require(text.range(of: "\"confirmations\":"))
-        let v1 = text[..<cut.upperBound].replacingOccurrences(of: "\"version\":2,", with: "\"version\":1,") + "[]}"
+        let v1 = text[..<cut.upperBound].replacingOccurrences(of: current, with: "\"version\":1,") + "[]}"
+        #expect(v1.contains("\"version\":1,"))
         var bytes = Array(v1.utf8)
         let read = try SyncExport.decode(document: &bytes)
         var expected = history
@@ -127,9 +142,9 @@ struct SyncExportTests {
 
     @Test func aNewerVersionIsRefusedNamingTheDevice() throws {
         let text = String(decoding: export(try history()).document(), as: UTF8.self)
-            .replacingOccurrences(of: "\"version\":2,", with: "\"version\":3,")
+            .replacingOccurrences(of: "\"version\":\(SyncExport.version),", with: "\"version\":\(SyncExport.version + 1),")
         let refused = problem(document: text)
-        #expect(refused?.kind == .newerVersion(3))
+        #expect(refused?.kind == .newerVersion(SyncExport.version + 1))
         #expect(refused?.label == "laptop" && refused?.device == id)
         #expect(refused?.message.contains("newer version") == true)
     }
@@ -149,13 +164,18 @@ struct SyncExportTests {
             (good.replacingOccurrences(of: "\"worked\":[1320,90]", with: "\"worked\":[1320,95]"), "worked range"),
             (good.replacingOccurrences(of: "[31,540,750]", with: "[128,540,750]"), "hours"),
             (good.replacingOccurrences(of: "[3,1,1232,17]", with: "[3,4,1232,17]"), "numbers"),
-            (good.replacingOccurrences(of: "\"version\":2,", with: "\"version\":1,"), "empty list (export version 1)"),
             (String(good.dropLast()), "not JSON"),
         ]
         for (text, expected) in cases {
             let refused = problem(document: text)
             #expect(refused?.message.contains(expected) == true, "\(expected): \(String(describing: refused))")
         }
+        // Version 1 held no answers (its rows, of 14, are left out here: `aVersionOneExportIsStillRead`).
+        var unbucketed = try history()
+        unbucketed.buckets = []
+        let v1 = String(decoding: export(unbucketed).document(), as: UTF8.self)
+            .replacingOccurrences(of: "\"version\":\(SyncExport.version),", with: "\"version\":1,")
+        #expect(problem(document: v1)?.message.contains("empty list (export version 1)") == true)
         // Rows: the first bucket row's quarter-hour made 96 (out of the day), a row made too short, rows swapped.
         let rows = try #require(good.range(of: "\"buckets\":[[")).upperBound
         let quarterEnd = try #require(good[rows...].firstIndex(of: ","))
@@ -163,13 +183,46 @@ struct SyncExportTests {
         #expect(problem(document: outOfDay)?.message.contains("out of its range") == true)
         let rowEnd = try #require(good[rows...].firstIndex(of: "]"))
         let lastComma = try #require(good[rows..<rowEnd].lastIndex(of: ","))
-        #expect(problem(document: good.replacingCharacters(in: lastComma..<rowEnd, with: ""))?.message.contains("list of 14 numbers") == true)
+        #expect(problem(document: good.replacingCharacters(in: lastComma..<rowEnd, with: ""))?.message.contains("list of 20 numbers") == true)
         let secondRowStart = good.index(after: rowEnd)
         let secondRowEnd = try #require(good[good.index(after: secondRowStart)...].firstIndex(of: "]"))
         let first = good[good.index(before: rows)...rowEnd]
         let second = good[good.index(after: secondRowStart)...secondRowEnd]
         let swapped = good.replacingCharacters(in: good.index(before: rows)...secondRowEnd, with: second + "," + first)
         #expect(problem(document: swapped)?.message.contains("not in order") == true)
+    }
+
+    /// An export of version 1 (before the price dimensions) is still imported: its rows of 14 are read with
+    /// every dimension not recorded and no server-tool calls; a row of 20 in it is refused.
+    @Test func aVersionOneExportIsStillRead() throws {
+        let document = """
+            {"format":"unprompt-sync","version":1,"device":{"id":"\(id)","label":"laptop"},"sequence":3,"exportedAt":5,
+            "measuredAt":null,"tools":["claude-code"],"models":["claude-sonnet-4-5"],"windows":[],
+            "days":[{"day":20458,"buckets":[[4,0,0,0,0,10,20,30,40,50,0,2,0,0],[4,0,0,200000,1,1,0,0,0,1,0,1,7,1]],
+            "activity":[[4,0,5]]}],"limits":[],"confirmations":[]}
+            """
+        var bytes = Array(document.utf8)
+        let read = try SyncExport.decode(document: &bytes)
+        let quarter = 20458 * LocalCalendar.quartersPerDay + 4
+        #expect(read.history.buckets == [
+            BucketRow(
+                quarter: quarter, tool: "claude-code", model: "claude-sonnet-4-5",
+                counts: TokenCounts(input: 10, cacheRead: 20, cacheWrite5m: 30, cacheWrite1h: 40, output: 50), events: 2),
+            BucketRow(
+                quarter: quarter, tool: "claude-code", model: "claude-sonnet-4-5", counts: TokenCounts(input: 1, output: 1), events: 1,
+                contextAbove: 200_000, costLogged: true, loggedCostNanos: 7, estimatedEvents: 1),
+        ])
+        let wide = document.replacingOccurrences(of: "[4,0,0,0,0,10,20,30,40,50,0,2,0,0]", with: "[4,0,0,0,0,0,0,0,10,20,30,40,0,50,0,2,0,0,0,0]")
+        #expect(problem(document: wide)?.message.contains("list of 14 numbers") == true)
+        // A row whose tier is not a tier is refused.
+        let history = try history()
+        let good = String(decoding: export(history).document(), as: UTF8.self)
+        let fast = try #require(history.buckets.first { $0.dimensions.speed == .fast })
+        let offset = fast.quarter - CivilDate.floorDivide(fast.quarter, LocalCalendar.quartersPerDay) * LocalCalendar.quartersPerDay
+        // Its row: the quarter-hour, the tool and model indices, no context band or logged cost, then speed fast, tier standard, region us.
+        let bad = try #require(good.range(of: #"\[\#(offset),\d+,\d+,0,0,2,1,2,"#, options: .regularExpression))
+        let tier = good.index(bad.upperBound, offsetBy: -4)
+        #expect(problem(document: good.replacingCharacters(in: tier...tier, with: "9"))?.message.contains("out of its range") == true)
     }
 
     @Test func theSyncEnginesFilesAreRecognized() {

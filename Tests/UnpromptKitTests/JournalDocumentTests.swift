@@ -134,4 +134,32 @@ final class JournalDocumentTests: XCTestCase {
         try document.set([.key("a\"b\\c\n")], to: bytes("1"))
         XCTAssertEqual(text(document), #"{"a\"b\\c\n":1}"#)
     }
+
+    // MARK: Removed elements
+
+    func testElementsCutFromAWatchedArrayAreKeptAsTheyWereAndOthersAreNot() throws {
+        let document = JournalDocument(keepingRemovedFrom: [[.key("r")]])
+        document.snapshot(bytes(#"{"id":"s","r":[{"n":1},{"n":2}],"other":[7,8]}"#))
+        try document.set([.key("r"), .index(1), .key("n")], to: bytes("3"))
+        try document.append([.key("r")], elements: [bytes(#"{"n":4}"#)], cut: 1)
+        try document.append([.key("other")], elements: [], cut: 0)
+        XCTAssertEqual(text(document), #"{"id":"s","r":[{"n":1},{"n":4}],"other":[]}"#)
+        XCTAssertEqual(
+            document.removedText(limit: 1 << 20).map { String(decoding: $0, as: UTF8.self) },
+            #"{"id":"s","r":[{"n":3}],"other":[]}"#)
+        // A snapshot (a compaction) keeps what was cut before it.
+        document.snapshot(bytes(#"{"id":"s","r":[{"n":1},{"n":4}]}"#))
+        XCTAssertEqual(
+            document.removedText(limit: 1 << 20).map { String(decoding: $0, as: UTF8.self) }, #"{"id":"s","r":[{"n":3}]}"#)
+    }
+
+    func testNothingRemovedGivesNoSecondDocumentAndADamagedElementIsNotKept() throws {
+        let document = JournalDocument(keepingRemovedFrom: [[.key("r")]])
+        document.snapshot(bytes(#"{"r":[{"n":1},{"n":2}]}"#))
+        XCTAssertNil(document.removedText(limit: 1 << 20))
+        XCTAssertThrowsError(try document.set([.key("r"), .index(1), .key("a"), .key("b")], to: bytes("1")))
+        try document.append([.key("r")], elements: [], cut: 1)
+        XCTAssertEqual(document.removedDamaged, 1)
+        XCTAssertNil(document.removedText(limit: 1 << 20))
+    }
 }

@@ -178,6 +178,20 @@ final class JournalReaderTests: XCTestCase {
         XCTAssertEqual(refused.events.count, 0)
     }
 
+    func testWithKeepRemovedACutRequestIsReadAsItWasWhenCut() throws {
+        let text = replacing("ops: { snapshot: 0, set: 1, append: 2, delete: \"del\" }", with: "ops: { snapshot: 0, set: 1, append: 2, delete: \"del\" }\n      keep_removed: true")
+        let d = try DescriptorLoader.load(text: text, file: "test.yaml")
+        let input = CompiledInput(d.inputs[0], descriptor: d)
+        guard case .jsonl(let journal?) = input.formatRules else { return XCTFail("no journal") }
+        let result = try JournalReader(input: input, journal: journal, timeZone: utc)
+            .read(path: write(Self.journal), sourceKey: "k", from: 0, state: SourceState())
+        // r2 (999 in, no output) was replaced by r3; it is read after the document's r1 and r3.
+        XCTAssertEqual(counts(result), [[150, 7], [30, 4], [999, 0]])
+        XCTAssertEqual(result.records, 3)
+        // Without it, r2 is gone.
+        XCTAssertEqual(try counts(read(write(Self.journal))), [[150, 7], [30, 4]])
+    }
+
     // MARK: Through the scanner
 
     func scan(_ store: UsageStore) throws -> ScanReport {
@@ -246,6 +260,15 @@ final class JournalReaderTests: XCTestCase {
             XCTAssertTrue(error.description.hasPrefix(place), "\(error.description) is not at \(place)")
             XCTAssertTrue(error.description.contains(message), "\(error.description) lacks \(message)")
         }
+    }
+
+    func testKeepRemovedNeedsEveryRuleToSelectArrayElements() throws {
+        let text = Self.descriptorText
+            .replacingOccurrences(of: "\"del\" }\n", with: "\"del\" }\n      keep_removed: true\n")
+            .replacingOccurrences(of: "select: requests[]", with: "select: byModel.*")
+        let error = try XCTUnwrap(loadError(text))
+        XCTAssertTrue(error.description.hasPrefix("test.yaml:12:21:"), error.description)
+        XCTAssertTrue(error.description.contains("keep_removed needs every record rule to select array elements"), error.description)
     }
 
     func testCodesAreJSONIntegersOrStringsAndAQuotedNumberIsAString() throws {

@@ -67,6 +67,9 @@ public enum DescriptorKeys: Sendable {
                 "index", "field path", .optional, default: "none",
                 "the field that holds an append's cut index: the array is cut to that length before the value's elements are added"),
             DescriptorKey("ops", "mapping (below)", .required, "which code means which operation"),
+            DescriptorKey(
+                "keep_removed", "bool", .optional, default: "`false`",
+                "elements that an append's cut index removes from an array a record rule selects are still read, once, as they were when cut (every record rule must `select: path[]`)"),
         ])
 
     public static let journalOps = KeySection(

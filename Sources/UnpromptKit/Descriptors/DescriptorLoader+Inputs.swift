@@ -81,7 +81,7 @@ extension DescriptorDecoder {
             for key in ["prefilter", "carry", "limits"] where map.optional(key) != nil {
                 throw map.error(node, "a journal input takes no \(key): every line rebuilds the document, and only its records are read")
             }
-            journal = try journalRules(node)
+            journal = try journalRules(node, records: records)
         }
         let formatRules: FormatRules =
             switch format {

@@ -1,6 +1,7 @@
 /// A `jsonl` input's `journal`: the fields of a patch line and its operation codes.
 extension DescriptorDecoder {
-    func journalRules(_ node: YAMLNode) throws(DescriptorError) -> JournalRules {
+    /// `records`: the input's record rules, which `keep_removed` needs to select array elements.
+    func journalRules(_ node: YAMLNode, records: [RecordRule]) throws(DescriptorError) -> JournalRules {
         let map = try reader(node, DescriptorKeys.journal)
         func linePath(_ node: YAMLNode, _ key: String) throws(DescriptorError) -> FieldPath {
             let path = try map.fieldPath(try map.string(node, "journal.\(key)"), at: node, "journal.\(key)")
@@ -24,6 +25,13 @@ extension DescriptorDecoder {
             if let other = codes[code] { throw ops.error(codeNode, "code \(code) is already the code of \(other.rawValue)") }
             codes[code] = operation
         }
-        return JournalRules(operation: operation, path: path, value: value, index: index, operations: codes)
+        let keepRemoved = try map.optional("keep_removed") { (n) throws(DescriptorError) in try map.bool(n, "keep_removed") } ?? false
+        if keepRemoved, let node = map.optional("keep_removed"),
+            records.contains(where: { $0.select?.kind != .arrayElements })
+        {
+            throw map.error(node, "keep_removed needs every record rule to select array elements (`select: path[]`)")
+        }
+        return JournalRules(
+            operation: operation, path: path, value: value, index: index, operations: codes, keepRemoved: keepRemoved)
     }
 }

@@ -35,4 +35,7 @@ public struct JournalRules: Sendable {
     public let value: FieldPath
     public let index: FieldPath?
     public let operations: [Code: Operation]
+    /// Elements an append's cut removes from an array that a record rule selects are still read, once, as they
+    /// were when removed.
+    public let keepRemoved: Bool
 }

@@ -7,6 +7,7 @@
 ///   operation is unknown) changes nothing and marks as damaged the deepest node its path reached. Records read
 ///   from the document are refused where they contain a damaged node or lie inside one (`damage`), and read
 ///   elsewhere. A snapshot replaces the whole document, damage included; setting a node replaces its damage.
+/// - Elements that a cut removes from a watched array are kept as they were (`removedText`).
 final class JournalDocument {
     typealias Step = JSONPointer.Component
 
@@ -46,6 +47,14 @@ final class JournalDocument {
     private(set) var root: Node?
     /// Opens raw values; their bytes are copies, so this parser's refs are never kept.
     private let parser = JSONParser()
+    /// The arrays whose elements a cut removes are kept (`keep_removed`), by path.
+    private let watched: Set<[Step]>
+    /// The elements cut from them, in the order they left, each as it was then; not ended by a snapshot.
+    private var removed: [[Step]: [Node]] = [:]
+    /// Removed elements not kept because a refused patch had damaged them.
+    private(set) var removedDamaged = 0
+
+    init(keepingRemovedFrom watched: Set<[Step]> = []) { self.watched = watched }
 
     /// The document is the value `json`.
     func snapshot(_ json: [UInt8]) {
@@ -105,6 +114,11 @@ final class JournalDocument {
             guard cut <= array.count else {
                 target.damaged = true
                 throw .badValue
+            }
+            if watched.contains(path) {
+                for node in array[cut...] {
+                    if Self.holdsDamage(node) { removedDamaged += 1 } else { removed[path, default: []].append(node) }
+                }
             }
             array.removeSubrange(cut...)
         }
@@ -204,10 +218,55 @@ final class JournalDocument {
     func text(limit: Int) -> [UInt8]? {
         guard let root else { return nil }
         var out: [UInt8] = []
-        return Self.write(root, into: &out, limit: limit) ? out : nil
+        return Self.write(root, into: &out, limit: limit, replacing: [:]) ? out : nil
     }
 
-    private static func write(_ node: Node, into out: inout [UInt8], limit: Int) -> Bool {
+    /// The document with each watched array holding only the elements removed from it (none for an array none
+    /// left), so that its records are those elements; nil when none was removed, or for `text`'s reasons. An
+    /// array no longer in the document gives nothing.
+    func removedText(limit: Int) -> [UInt8]? {
+        guard let root, !removed.isEmpty else { return nil }
+        var replacing: [ObjectIdentifier: [Node]] = [:]
+        for path in watched {
+            guard let node = resolve(path) else { continue }
+            replacing[ObjectIdentifier(node)] = removed[path] ?? []
+        }
+        var out: [UInt8] = []
+        return Self.write(root, into: &out, limit: limit, replacing: replacing) ? out : nil
+    }
+
+    /// The node at `path`, opening what it walks through; nil when the path does not resolve.
+    private func resolve(_ path: [Step]) -> Node? {
+        guard var node = root else { return nil }
+        for step in path {
+            open(node)
+            switch (node.content, step) {
+            case (.object(let keys, let values), .key(let key)):
+                guard let at = keys.firstIndex(of: key) else { return nil }
+                node = values[at]
+            case (.array(let elements), .index(let index)) where index < elements.count:
+                node = elements[index]
+            default: return nil
+            }
+        }
+        return node
+    }
+
+    private static func holdsDamage(_ node: Node) -> Bool {
+        if node.damaged { return true }
+        switch node.content {
+        case .raw: return false
+        case .object(_, let values): return values.contains(where: holdsDamage)
+        case .array(let elements): return elements.contains(where: holdsDamage)
+        }
+    }
+
+    private static func write(
+        _ node: Node, into out: inout [UInt8], limit: Int, replacing: [ObjectIdentifier: [Node]]
+    ) -> Bool {
+        if let elements = replacing[ObjectIdentifier(node)] {
+            return write(Node(.array(elements)), into: &out, limit: limit, replacing: [:])
+        }
         switch node.content {
         case .raw(let json): out += json
         case .object(let keys, let values):
@@ -217,14 +276,14 @@ final class JournalDocument {
                 var key = key
                 key.withUTF8 { CanonicalJSON.string(UnsafeRawBufferPointer($0), into: &out) }
                 out.append(UInt8(ascii: ":"))
-                guard write(value, into: &out, limit: limit) else { return false }
+                guard write(value, into: &out, limit: limit, replacing: replacing) else { return false }
             }
             out.append(UInt8(ascii: "}"))
         case .array(let elements):
             out.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                guard write(element, into: &out, limit: limit) else { return false }
+                guard write(element, into: &out, limit: limit, replacing: replacing) else { return false }
             }
             out.append(UInt8(ascii: "]"))
         }

@@ -7,8 +7,10 @@ final class CompiledJournal: Sendable {
     let value: JSONPointer
     let index: JSONPointer?
     let operations: [JournalRules.Code: JournalRules.Operation]
+    let keepRemoved: Bool
 
     init(_ rules: JournalRules) {
+        keepRemoved = rules.keepRemoved
         operation = RuleCompiler.pointer(rules.operation)
         path = RuleCompiler.pointer(rules.path)
         value = RuleCompiler.pointer(rules.value)
@@ -30,6 +32,9 @@ final class CompiledJournal: Sendable {
 ///   counted under their reason, with their line, and the read goes on; the records that depend on what they
 ///   would have changed are refused (`journal-damaged`), and the others are read. (The tool's own reader gives
 ///   up on the whole file instead; counting the rest keeps one bad line from hiding a session's usage.)
+/// - With `keep_removed`, the elements an append's cut removed from the arrays the record rules select are read
+///   too, after the document, as they were when cut: the tool drops a replaced or deleted request from its
+///   document, but its call was made.
 /// - Memory is bounded: a file or a rebuilt document larger than `maxDocumentBytes` is one
 ///   `document-too-large` skip.
 final class JournalReader: SourceReader {
@@ -43,8 +48,12 @@ final class JournalReader: SourceReader {
     /// The largest file, and the largest rebuilt document, read.
     private let limit: Int
 
+    /// With `keep_removed`: the arrays the record rules select.
+    private let watched: Set<[JSONPointer.Component]>
+
     init(input: CompiledInput, journal: CompiledJournal, timeZone: TimeZone, limit: Int = JournalReader.maxDocumentBytes) {
         self.input = input
+        watched = journal.keepRemoved ? Set(input.records.compactMap { $0.selectPointer?.components }) : []
         self.limit = limit
         self.journal = journal
         rootPaths = JSONPathSet(input.rootPointers)
@@ -67,7 +76,7 @@ final class JournalReader: SourceReader {
             result.skip(SkipReason.documentTooLarge, line: 1, problem: true)
             return result
         }
-        let document = JournalDocument()
+        let document = JournalDocument(keepingRemovedFrom: watched)
         var start = 0
         if file.count >= 3, memcmp(file.base, LineReader.byteOrderMark, 3) == 0 { start = 3 }
         while start < file.count, let newline = memchr(file.base + start, 0x0A, file.count - start) {
@@ -90,13 +99,24 @@ final class JournalReader: SourceReader {
             result.skip(SkipReason.malformedJSON, line: result.lines, problem: true)
             return result
         }
-        parser.extract(rootPaths, in: root)
         let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey, path: path)
         var documentState = result.state
         let damage = document.damage
+        parser.extract(rootPaths, in: root)
         extractor.process(
             root: root, parser: parser, line: result.lines, state: &documentState, into: &result,
             damage: damage.isEmpty ? nil : damage)
+        // Elements cut from the selected arrays: read after the document, so a copy still in it counts first.
+        for _ in 0..<document.removedDamaged {
+            result.records += 1
+            result.skip(SkipReason.journalDamaged, line: result.lines)
+        }
+        if let removed = document.removedText(limit: limit),
+            let removedRoot = try? removed.withUnsafeBytes({ (bytes) throws(JSONParseError) in try parser.parse(copying: bytes) })
+        {
+            parser.extract(rootPaths, in: removedRoot)
+            extractor.process(root: removedRoot, parser: parser, line: result.lines, state: &documentState, into: &result)
+        }
         result.state = documentState
         return result
     }

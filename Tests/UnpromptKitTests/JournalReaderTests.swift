@@ -132,8 +132,9 @@ final class JournalReaderTests: XCTestCase {
         XCTAssertEqual(result.events.count, 0)
     }
 
-    func testAnUnknownOperationOrAMalformedLineRefusesTheDocumentUntilTheNextSnapshot() throws {
-        for bad in [#"{"kind":7,"k":["requests",0,"in"],"v":1}"#, #"{"kind":1,"k":["requests",0,"#] {
+    func testAnUnknownOperationAMalformedLineOrAnEmptySnapshotRefusesTheDocumentUntilTheNextSnapshot() throws {
+        // An unknown code, a line cut short, a snapshot with no document.
+        for bad in [#"{"kind":7,"k":["requests",0,"in"],"v":1}"#, #"{"kind":1,"k":["requests",0,"#, #"{"kind":0}"#] {
             let damaged = try read(write(Self.journal + [bad]))
             XCTAssertEqual(damaged.events.count, 0, bad)
             XCTAssertEqual(damaged.skipped[SkipReason.journalDamaged], 2, bad)

@@ -51,6 +51,7 @@ final class JournalDocument {
     private let watched: Set<[Step]>
     /// The elements cut from them, in the order they left, each as it was then; not ended by a snapshot.
     private var removed: [[Step]: [Node]] = [:]
+    var hasRemoved: Bool { !removed.isEmpty }
     /// Removed elements not kept because a refused patch had damaged them.
     private(set) var removedDamaged = 0
 
@@ -222,8 +223,8 @@ final class JournalDocument {
     }
 
     /// The document with each watched array holding only the elements removed from it (none for an array none
-    /// left), so that its records are those elements; nil when none was removed, or for `text`'s reasons. An
-    /// array no longer in the document gives nothing.
+    /// left), so that its records are those elements; nil when none was removed, or when it is longer than
+    /// `limit`. An array no longer in the document gives nothing.
     func removedText(limit: Int) -> [UInt8]? {
         guard let root, !removed.isEmpty else { return nil }
         var replacing: [ObjectIdentifier: [Node]] = [:]

@@ -111,11 +111,18 @@ final class JournalReader: SourceReader {
             result.records += 1
             result.skip(SkipReason.journalDamaged, line: result.lines)
         }
-        if let removed = document.removedText(limit: limit),
-            let removedRoot = try? removed.withUnsafeBytes({ (bytes) throws(JSONParseError) in try parser.parse(copying: bytes) })
-        {
-            parser.extract(rootPaths, in: removedRoot)
-            extractor.process(root: removedRoot, parser: parser, line: result.lines, state: &documentState, into: &result)
+        if document.hasRemoved {
+            if let removed = document.removedText(limit: limit) {
+                do {
+                    let removedRoot = try removed.withUnsafeBytes { (bytes) throws(JSONParseError) in try parser.parse(copying: bytes) }
+                    parser.extract(rootPaths, in: removedRoot)
+                    extractor.process(root: removedRoot, parser: parser, line: result.lines, state: &documentState, into: &result)
+                } catch {
+                    result.skip(SkipReason.malformedJSON, line: result.lines, problem: true)
+                }
+            } else {
+                result.skip(SkipReason.documentTooLarge, line: result.lines, problem: true)
+            }
         }
         result.state = documentState
         return result
@@ -170,7 +177,11 @@ final class JournalReader: SourceReader {
             throw .unknownOperation
         }
         if operation == .snapshot {
-            guard let value = json(at: journal.value, in: line) else { throw .failure(.badValue) }
+            guard let value = json(at: journal.value, in: line) else {
+                // The document was to be replaced by what is not there: nothing of the old one holds.
+                document.damageAll()
+                throw .failure(.badValue)
+            }
             document.snapshot(value)
             return
         }
@@ -186,10 +197,10 @@ final class JournalReader: SourceReader {
                 guard let value = json(at: journal.value, in: line) else { throw JournalDocument.Failure.badValue }
                 try document.set(path, to: value)
             case .append:
-                guard let elements = elements(at: journal.value, in: line), let cut = cutIndex(in: line) else {
+                guard let elements = elements(at: journal.value, in: line), case .success(let cut) = cutIndex(in: line) else {
                     throw JournalDocument.Failure.badValue
                 }
-                try document.append(path, elements: elements, cut: cut.value)
+                try document.append(path, elements: elements, cut: cut)
             case .delete:
                 try document.delete(path)
             }
@@ -208,13 +219,13 @@ final class JournalReader: SourceReader {
         }
     }
 
-    /// An append's cut index: `value` nil when it has none; nil when it is not a whole number from 0.
-    private func cutIndex(in line: JSONRef) -> (value: Int?, Void)? {
-        guard let pointer = journal.index else { return (nil, ()) }
+    /// An append's cut index: nil when it has none; a failure when it is not a whole number from 0.
+    private func cutIndex(in line: JSONRef) -> Result<Int?, JournalDocument.Failure> {
+        guard let pointer = journal.index else { return .success(nil) }
         switch parser.value(at: pointer, in: line) {
-        case nil, .null?: return (nil, ())
-        case .int(let value)? where value >= 0 && value <= Int64(Int32.max): return (Int(value), ())
-        default: return nil
+        case nil, .null?: return .success(nil)
+        case .int(let value)? where value >= 0 && value <= Int64(Int32.max): return .success(Int(value))
+        default: return .failure(.badValue)
         }
     }
 

@@ -37,7 +37,7 @@ bench: deps
 
 ## Fuzzes the descriptor loader, the line reader and the record extractor with libFuzzer (Fuzz/, scripts/fuzz.sh) for
 ## FUZZ_SECONDS, seeded from readers/ and Fixtures/; a crash or hang fails it and leaves its input in .build/fuzz/.
-## FUZZ_SEED=N FUZZ_RUNS=N make the run repeatable (CI's). Linux only (elsewhere it is skipped, saying why).
+## FUZZ_SEED=N (FUZZ_RUNS=N) make the run repeatable (CI: FUZZ_SEED=1). Linux only (elsewhere it is skipped, saying why).
 FUZZ_SECONDS ?= 600
 FUZZ_SEED ?= 0
 FUZZ_RUNS ?= -1

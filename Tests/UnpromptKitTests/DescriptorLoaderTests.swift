@@ -694,6 +694,12 @@ final class DescriptorLoaderTests: XCTestCase {
             replacing(7, with: ["      - root: \"${}\""]), line: 7, column: 15, "bad root: '${}' must name a variable")
     }
 
+    /// A glob from `/` would walk every disk of the machine (issue 18's `rootglob` case ran past two minutes).
+    func testRootOfTheFileSystemIsRefused() {
+        assertError(
+            replacing(7, with: ["      - root: \"/\""]), line: 7, column: 15, "bad root: '/' is the file system's root, not a tool's folder")
+    }
+
     func testRootUnsupportedSubstitution() {
         assertError(
             replacing(7, with: ["      - root: \"${A:b}\""]), line: 7, column: 15,

@@ -4,7 +4,7 @@ import XCTest
 @testable import UnpromptKit
 
 /// The `dimensions:` block of a record rule, as the Claude-format and Codex descriptors use it, and the store
-/// keeping each dimension apart (schema 6).
+/// keeping each dimension apart (schema 9).
 final class PriceDimensionReadingTests: XCTestCase {
     var dir = ""
 

@@ -78,5 +78,13 @@ final class RootTemplateTests: XCTestCase {
         XCTAssertEqual(RootTemplate.problem(in: "${A:=b}"), "'${A:=b}': only ${VAR} and ${VAR:-default} are supported")
         XCTAssertEqual(RootTemplate.problem(in: "/x/${A"), "unclosed '${'")
         XCTAssertEqual(RootTemplate.problem(in: "${A}/${"), "unclosed '${'")
+        // The file system's root, however written, alone or in a list; a folder below it is a root like any other.
+        for root in ["/", "//", "/./", " / ", "~/.a, /"] {
+            XCTAssertEqual(
+                RootTemplate.problem(in: root)?.hasSuffix("is the file system's root, not a tool's folder: name the folder its files are in"),
+                true, root)
+        }
+        XCTAssertNil(RootTemplate.problem(in: "/var/log"))
+        XCTAssertNil(RootTemplate.problem(in: "${ROOT:-/}x"))
     }
 }

@@ -141,7 +141,7 @@ struct WorkScheduleTests {
         #expect(LocalDateExpression.parse("today")?.day(today: 20522) == 20522)
         #expect(LocalDateExpression.parse("Yesterday")?.day(today: 20522) == 20521)
         #expect(LocalDateExpression.parse("2026-03-01")?.day(today: 0) == 20513)
-        for text in ["2026-02-30", "2026-3-1", "20260301", "tomorrow", "", "2026-03-01T00:00"] {
+        for text in ["2026-02-30", "2026-3-1", "20260301", "tomorrow", "", "2026-03-01T00:00", "2026-03", "7d", "1W"] {
             #expect(LocalDateExpression.parse(text) == nil, "\(text)")
         }
     }

@@ -6,8 +6,8 @@ public enum BucketField: Int, Sendable, CaseIterable {
     case input, cacheRead, cacheWrite5m, cacheWrite1h, cacheWrite12h, output, reasoning
     case events, loggedCostNanos, estimatedEvents, webSearch, webFetch
 
-    /// The fields of export version 1 and of packing version 1, in their order: before the store kept the price
-    /// dimensions, server-tool calls and 12-hour cache writes (schema 8). Read as `allCases` with those 0 ("not
+    /// The fields of export versions 1 and 2 and of packing version 1, in their order: before the store kept the price
+    /// dimensions, server-tool calls and 12-hour cache writes (schema 9). Read as `allCases` with those 0 ("not
     /// recorded", none).
     public static let beforeDimensions: [BucketField] = [
         .contextAbove, .costLogged, .input, .cacheRead, .cacheWrite5m, .cacheWrite1h, .output, .reasoning, .events,

@@ -24,6 +24,13 @@ public enum RootTemplate: Sendable {
             }
             rest = rest[rest.index(after: end)...]
         }
+        // A walk from there reads every disk of the machine: nothing below it could bound it.
+        for part in template.split(separator: ",") {
+            let trimmed = part.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("/"), trimmed.split(separator: "/").allSatisfy({ $0 == "." }) {
+                return "'\(trimmed)' is the file system's root, not a tool's folder: name the folder its files are in"
+            }
+        }
         return nil
     }
 

@@ -73,7 +73,7 @@ public enum DeviceSync: Sendable {
             }
             let known = Dictionary(
                 try stored { () throws(StoreError) in try store.importedDevices() }.map { ($0.device, $0) }, uniquingKeysWith: { a, _ in a })
-            var exports: [String: [(entry: SyncFolder.Entry, export: SyncExport)]] = [:]
+            var exports: [String: [(entry: SyncFolder.Entry, export: DeviceImport)]] = [:]
             var refused: [SyncReport.Refused] = []
             var partial = 0
             var ownSequenceInFolder: Int64 = 0
@@ -152,7 +152,7 @@ public enum DeviceSync: Sendable {
                     || !FileManager.default.fileExists(atPath: directory + "/" + fileName)
             {
                 sequence = max(sequence, ownSequenceInFolder) + 1
-                let data = SyncExport(device: own, label: label, sequence: sequence, exportedAt: queries.now, history: history).file()
+                let data = SyncExport.file(DeviceImport(device: own, label: label, sequence: sequence, exportedAt: queries.now, history: history))
                 do throws(SyncError) {
                     try SyncFolder.write(data, to: directory, name: fileName, temporary: SyncFolder.temporaryName(device: own))
                 } catch {
@@ -178,7 +178,7 @@ public enum DeviceSync: Sendable {
                     unchanged += 1
                     continue
                 }
-                importing.append(newest.deviceImport)
+                importing.append(newest)
                 imported.append(
                     SyncReport.Imported(
                         device: device, label: newest.label, sequence: newest.sequence,
@@ -193,10 +193,10 @@ public enum DeviceSync: Sendable {
     }
 
     /// Each file read whole and checked, in parallel (a thread per core), in the order given.
-    private static func readWhole(_ entries: [SyncFolder.Entry], in directory: String) -> [Result<SyncExport, SyncExportProblem>] {
-        let results = Locked([Result<SyncExport, SyncExportProblem>?](repeating: nil, count: entries.count))
+    private static func readWhole(_ entries: [SyncFolder.Entry], in directory: String) -> [Result<DeviceImport, SyncExportProblem>] {
+        let results = Locked([Result<DeviceImport, SyncExportProblem>?](repeating: nil, count: entries.count))
         DispatchQueue.concurrentPerform(iterations: entries.count) { index in
-            let result: Result<SyncExport, SyncExportProblem>
+            let result: Result<DeviceImport, SyncExportProblem>
             do throws(SyncExportProblem) {
                 let data: Data
                 do {

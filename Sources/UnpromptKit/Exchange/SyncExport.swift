@@ -1,7 +1,7 @@
 import Foundation
 
-/// One device's numbers-only export: the file it keeps in the sync folder (`SyncFolder`), read by every other
-/// device (`DeviceSync`). Its document is JSON, described by docs/sync.schema.json, in one zstd frame with a
+/// One device's numbers-only export (a `DeviceImport`, as every other device imports it): the file it keeps in the
+/// sync folder (`SyncFolder`), read by every other device (`DeviceSync`). Its document is JSON, described by docs/sync.schema.json, in one zstd frame with a
 /// content checksum, after a header that names the device and the sequence number (`SyncExportHeader`).
 ///
 /// The document holds the device's id and label, the export's sequence number (larger is newer: the only
@@ -20,7 +20,7 @@ import Foundation
 ///
 /// Reading refuses anything else: another format, a newer version, an unknown key, a value of the wrong kind
 /// or outside its range, rows out of order. Nothing of a refused file is used.
-public struct SyncExport: Sendable {
+public enum SyncExport: Sendable {
     public static let format = "unprompt-sync"
     /// 3 since buckets carry their price dimensions and server-tool calls (2: confirmations and the header);
     /// versions 1 and 2 are still read.
@@ -33,25 +33,6 @@ public struct SyncExport: Sendable {
         version < 3 ? BucketField.beforeDimensions : BucketField.allCases
     }
 
-    public let device: String
-    public let label: String
-    public let sequence: Int64
-    public let exportedAt: Int64
-    public let history: DeviceHistory
-
-    public init(device: String, label: String, sequence: Int64, exportedAt: Int64, history: DeviceHistory) {
-        self.device = device
-        self.label = label
-        self.sequence = sequence
-        self.exportedAt = exportedAt
-        self.history = history
-    }
-
-    /// The export as another device imports it.
-    public var deviceImport: DeviceImport {
-        DeviceImport(device: device, label: label, sequence: sequence, exportedAt: exportedAt, history: history)
-    }
-
     /// What a device's id looks like: 32 lower-case hex digits.
     public static func isDeviceID(_ text: String) -> Bool {
         text.utf8.count == 32 && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
@@ -60,29 +41,29 @@ public struct SyncExport: Sendable {
     // MARK: - Writing
 
     /// The file's bytes: the header (`SyncExportHeader`), then the document in one zstd frame.
-    public func file() -> Data {
-        let frame = Zstd.compress(document())
-        let header = SyncExportHeader(version: Self.version, device: device, sequence: sequence, frameBytes: frame.count)
+    public static func file(_ export: DeviceImport) -> Data {
+        let frame = Zstd.compress(document(export))
+        let header = SyncExportHeader(version: version, device: export.device, sequence: export.sequence, frameBytes: frame.count)
         return Data(header.frame()) + frame
     }
 
     /// The JSON document.
-    public func document() -> [UInt8] {
-        var json = JSONBytes(capacity: 64 * history.buckets.count + 4096)
+    public static func document(_ export: DeviceImport) -> [UInt8] {
+        var json = JSONBytes(capacity: 64 * export.history.buckets.count + 4096)
         json.raw("{\"format\":")
         json.string(Self.format)
         json.raw(",\"version\":")
         json.integer(Self.version)
         json.raw(",\"device\":{\"id\":")
-        json.string(device)
+        json.string(export.device)
         json.raw(",\"label\":")
-        json.string(label)
+        json.string(export.label)
         json.raw("},\"sequence\":")
-        json.integer(sequence)
+        json.integer(export.sequence)
         json.raw(",\"exportedAt\":")
-        json.integer(exportedAt)
+        json.integer(export.exportedAt)
         json.byte(",")
-        return json.bytes + Self.body(history) + [UInt8(ascii: "}")]
+        return json.bytes + Self.body(export.history) + [UInt8(ascii: "}")]
     }
 
     /// A digest of everything the export holds but its sequence number and time: two exports with the same

@@ -1,4 +1,4 @@
-/// An export's `confirmations` (version 2): every day's latest answer or undo, in day order, each an object of
+/// An export's `confirmations` (version 2 on): every day's latest answer or undo, in day order, each an object of
 /// numbers only (docs/sync.schema.json):
 /// - an answer: `day`, `at` (its `confirmedAt`), `origin`, `quarters` ([first, end) of the day's quarter-hours
 ///   where it was confirmed), `kinds` (bits: 1 no-work, 2 worked, 4 hours-changed, 8 elsewhere), `worked`

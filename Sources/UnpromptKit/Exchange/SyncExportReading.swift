@@ -20,7 +20,7 @@ public struct SyncExportProblem: Error, Sendable, Equatable {
 
 extension SyncExport {
     /// Reads an export file: one zstd frame holding the document.
-    public static func read(file data: Data) throws(SyncExportProblem) -> SyncExport {
+    public static func read(file data: Data) throws(SyncExportProblem) -> DeviceImport {
         var bytes: [UInt8]
         do {
             bytes = try Zstd.decompress(data, limit: maxDocumentBytes)
@@ -45,10 +45,10 @@ extension SyncExport {
     }
 
     /// Reads the JSON document (`bytes` gains simdjson's padding at its end).
-    public static func decode(document bytes: inout [UInt8]) throws(SyncExportProblem) -> SyncExport {
+    public static func decode(document bytes: inout [UInt8]) throws(SyncExportProblem) -> DeviceImport {
         let count = bytes.count
         bytes += repeatElement(0, count: JSONParser.padding)
-        let result = bytes.withUnsafeBytes { raw -> Result<SyncExport, SyncExportProblem> in
+        let result = bytes.withUnsafeBytes { raw -> Result<DeviceImport, SyncExportProblem> in
             var reader = DocumentReader(parser: JSONParser())
             do throws(SyncExportProblem) {
                 return .success(try reader.read(raw.baseAddress!, count: count))
@@ -77,7 +77,7 @@ private struct DocumentReader {
         SyncExportProblem(kind: kind, message: message, device: device, label: label)
     }
 
-    mutating func read(_ base: UnsafeRawPointer, count: Int) throws(SyncExportProblem) -> SyncExport {
+    mutating func read(_ base: UnsafeRawPointer, count: Int) throws(SyncExportProblem) -> DeviceImport {
         let root: JSONRef
         do {
             root = try parser.parse(base, count: count)
@@ -131,7 +131,7 @@ private struct DocumentReader {
         })
         history.confirmations = try confirmations.read(fields["confirmations"]!)
         if version == 1, !history.confirmations.isEmpty { throw problem("its confirmations are not an empty list (export version 1)") }
-        return SyncExport(device: device, label: label, sequence: sequence, exportedAt: exportedAt, history: history)
+        return DeviceImport(device: device, label: label, sequence: sequence, exportedAt: exportedAt, history: history)
     }
 
     private func string(_ ref: JSONRef) -> String? {

@@ -8,20 +8,15 @@ public enum LocalDateExpression: Sendable, Equatable {
 
     public static let written = "today, yesterday or a date YYYY-MM-DD"
 
-    /// Nil when the text is none of the forms, or names a date that does not exist (`2026-02-30`).
+    /// Nil when the text is none of the forms, or names a date that does not exist (`2026-02-30`): the forms of
+    /// `DateBound` that name one day, in any case (`Today`).
     public static func parse(_ text: String) -> LocalDateExpression? {
-        switch text.lowercased() {
-        case "today": return .today
-        case "yesterday": return .yesterday
-        default: break
+        switch try? DateBound.parse(text.lowercased()) {
+        case .today?: .today
+        case .yesterday?: .yesterday
+        case .date(let day)?: .date(day)
+        default: nil
         }
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-            let year = Int64(parts[0]), let month = Int64(parts[1]), let day = Int64(parts[2]),
-            let number = CivilDate.day(year: year, month: month, day: day)
-        else { return nil }
-        return .date(number)
     }
 
     /// The day number, with `today` the view's local day.

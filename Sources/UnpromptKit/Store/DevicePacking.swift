@@ -5,7 +5,7 @@ import Foundation
 /// a year instead of one per bucket, and a view unpacks only the days it shows.
 ///
 /// A day: version 2, the day's strings (tools and models), its buckets (quarter within the day, tool, model,
-/// then every `BucketField`; version 1, of a schema 7 store, held `BucketField.beforeDimensions`) and its
+/// then every `BucketField`; version 1, of a store before schema 9, held `BucketField.beforeDimensions`) and its
 /// activity (quarter within the day, first and last record as milliseconds into the quarter). Signed values are
 /// zigzag encoded. A series: version 1, then per sample its time (the first absolute, then the difference to the one
 /// before), which optional values it holds, and them (the used percent as the bits of its Double).

@@ -108,7 +108,7 @@ struct DeviceSyncTests {
 
         var history = try laptop.queries(now: now).exportHistory()
         history.buckets = []
-        var newer = SyncExport(device: laptopID, label: "laptop", sequence: 50, exportedAt: now, history: history).document()
+        var newer = SyncExport.document(DeviceImport(device: laptopID, label: "laptop", sequence: 50, exportedAt: now, history: history))
         newer = Array(String(decoding: newer, as: UTF8.self).replacingOccurrences(
             of: "\"version\":\(SyncExport.version),", with: "\"version\":\(SyncExport.version + 1),").utf8)
         let damaged: [(Data, SyncExportProblem.Kind, String?)] = [

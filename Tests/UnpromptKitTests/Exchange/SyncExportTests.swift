@@ -56,13 +56,13 @@ struct SyncExportTests {
         return history
     }
 
-    func export(_ history: DeviceHistory, sequence: Int64 = 7) -> SyncExport {
-        SyncExport(device: id, label: "laptop", sequence: sequence, exportedAt: Moments.monday + 1, history: history)
+    func export(_ history: DeviceHistory, sequence: Int64 = 7) -> DeviceImport {
+        DeviceImport(device: id, label: "laptop", sequence: sequence, exportedAt: Moments.monday + 1, history: history)
     }
 
     @Test func anExportReadsBackExactly() throws {
         let history = try history()
-        let read = try SyncExport.read(file: export(history).file())
+        let read = try SyncExport.read(file: SyncExport.file(export(history)))
         #expect(read.device == id && read.label == "laptop" && read.sequence == 7 && read.exportedAt == Moments.monday + 1)
         #expect(read.history == history)
         #expect(read.history.limits[1].usedPercent == 1.0 / 3, "a Double goes through JSON unchanged")
@@ -73,7 +73,7 @@ struct SyncExportTests {
     @Test func versionsOneAndTwoStillRead() throws {
         var history = try history()
         history.buckets = []
-        let text = String(decoding: export(history).document(), as: UTF8.self)
+        let text = String(decoding: SyncExport.document(export(history)), as: UTF8.self)
         let current = "\"version\":\(SyncExport.version),"
         var v2 = Array(text.replacingOccurrences(of: current, with: "\"version\":2,").utf8)
         #expect(try SyncExport.decode(document: &v2).history == history)
@@ -88,7 +88,7 @@ struct SyncExportTests {
     }
 
     @Test func theDocumentMatchesItsSchema() throws {
-        var document = export(try history()).document()
+        var document = SyncExport.document(export(try history()))
         let validation = try SchemaCheck.run(schema: Repository.root + "/docs/sync.schema.json", document: Data(document))
         #expect(validation.status == 0, "\(validation.output)")
         // The checker is not lenient: a field the schema does not name fails it.
@@ -119,7 +119,7 @@ struct SyncExportTests {
     func problem(document text: String) -> SyncExportProblem? { problem(Zstd.compress(Array(text.utf8))) }
 
     @Test func aCutOrDamagedFileIsRefused() throws {
-        let file = export(try history()).file()
+        let file = SyncExport.file(export(try history()))
         let cut = problem(file.prefix(file.count / 2))
         #expect(cut?.kind == .damaged && cut?.message.contains("cut short or damaged") == true, "\(String(describing: cut))")
         var flipped = file
@@ -131,7 +131,7 @@ struct SyncExportTests {
 
     /// The header names the device and the sequence in a skippable frame before the document, and must match it.
     @Test func theHeaderSaysWhatTheDocumentSays() throws {
-        let file = export(try history()).file()
+        let file = SyncExport.file(export(try history()))
         let header = try #require(SyncExportHeader.read(prefix: Array(file.prefix(300)), fileBytes: file.count))
         #expect(header.device == id && header.sequence == 7 && header.version == SyncExport.version)
         #expect(SyncExportHeader.read(prefix: Array(file.prefix(300)), fileBytes: file.count - 1) == nil, "a cut file's header is not used")
@@ -141,7 +141,7 @@ struct SyncExportTests {
     }
 
     @Test func aNewerVersionIsRefusedNamingTheDevice() throws {
-        let text = String(decoding: export(try history()).document(), as: UTF8.self)
+        let text = String(decoding: SyncExport.document(export(try history())), as: UTF8.self)
             .replacingOccurrences(of: "\"version\":\(SyncExport.version),", with: "\"version\":\(SyncExport.version + 1),")
         let refused = problem(document: text)
         #expect(refused?.kind == .newerVersion(SyncExport.version + 1))
@@ -150,7 +150,7 @@ struct SyncExportTests {
     }
 
     @Test func aDocumentOutsideTheSchemaIsRefused() throws {
-        let good = String(decoding: export(try history()).document(), as: UTF8.self)
+        let good = String(decoding: SyncExport.document(export(try history())), as: UTF8.self)
         let cases: [(String, String)] = [
             (good.replacingOccurrences(of: "\"format\":\"unprompt-sync\"", with: "\"format\":\"other\""), "not an Unprompt export"),
             (good.replacingOccurrences(of: "\"limits\":[", with: "\"host\":\"box\",\"limits\":["), "unknown field 'host'"),
@@ -173,7 +173,7 @@ struct SyncExportTests {
         // Version 1 held no answers (its rows, of 14, are left out here: `aVersionOneExportIsStillRead`).
         var unbucketed = try history()
         unbucketed.buckets = []
-        let v1 = String(decoding: export(unbucketed).document(), as: UTF8.self)
+        let v1 = String(decoding: SyncExport.document(export(unbucketed)), as: UTF8.self)
             .replacingOccurrences(of: "\"version\":\(SyncExport.version),", with: "\"version\":1,")
         #expect(problem(document: v1)?.message.contains("empty list (export version 1)") == true)
         // Rows: the first bucket row's quarter-hour made 96 (out of the day), a row made too short, rows swapped.
@@ -216,7 +216,7 @@ struct SyncExportTests {
         #expect(problem(document: wide)?.message.contains("list of 14 numbers") == true)
         // A row whose tier is not a tier is refused.
         let history = try history()
-        let good = String(decoding: export(history).document(), as: UTF8.self)
+        let good = String(decoding: SyncExport.document(export(history)), as: UTF8.self)
         let fast = try #require(history.buckets.first { $0.dimensions.speed == .fast })
         let offset = fast.quarter - CivilDate.floorDivide(fast.quarter, LocalCalendar.quartersPerDay) * LocalCalendar.quartersPerDay
         // Its row: the quarter-hour, the tool and model indices, no context band or logged cost, then speed fast, tier standard, region us.

@@ -36,7 +36,8 @@ public struct Input: Sendable {
 
 /// An input's format, with the rules only that format has.
 public enum FormatRules: Sendable {
-    case jsonl
+    /// Nil: each line is a record. A journal: the lines rebuild one document, read as a `json` one.
+    case jsonl(journal: JournalRules?)
     /// Values read from documents beside the source, for its records as `@name` (none: an empty list).
     case json(siblings: [SiblingRule])
     /// The query, or variants of it for the schemas the tool has had, in order; the first whose `requires`

@@ -50,6 +50,37 @@ public enum DescriptorKeys: Sendable {
             DescriptorKey(
                 "siblings", "list of sibling rules", .when("`json` only"), default: "none",
                 "values read from other documents beside the source (see [sibling documents](#sibling-documents-siblings))"),
+            DescriptorKey(
+                "journal", "mapping (below)", .when("`jsonl` only"), default: "each line is a record",
+                "the lines are patches that rebuild one document, whose records are read as from a `json` document (see [patch journals](#patch-journals-journal))"),
+        ])
+
+    public static let journal = KeySection(
+        id: "journal", title: "journal",
+        keys: [
+            DescriptorKey("op", "field path", .required, "the field of each line that holds its operation code"),
+            DescriptorKey(
+                "path", "field path", .required,
+                "the field that holds where the line applies: a JSON array of object keys (strings) and array indices (whole numbers)"),
+            DescriptorKey("value", "field path", .required, "the field that holds the line's value"),
+            DescriptorKey(
+                "index", "field path", .optional, default: "none",
+                "the field that holds an append's cut index: the array is cut to that length before the value's elements are added"),
+            DescriptorKey("ops", "mapping (below)", .required, "which code means which operation"),
+            DescriptorKey(
+                "keep_removed", "bool", .optional, default: "`false`",
+                "elements that an append's cut index removes from an array a record rule selects are still read, once, as they were when cut (every record rule must `select: path[]`)"),
+        ])
+
+    public static let journalOps = KeySection(
+        id: "journal-ops", title: "ops",
+        keys: [
+            DescriptorKey("snapshot", "number or string", .required, "the value is the whole document"),
+            DescriptorKey("set", "number or string", .optional, default: "none", "the value is put at the path"),
+            DescriptorKey(
+                "append", "number or string", .optional, default: "none",
+                "the value's elements are added to the array at the path (an absent array starts empty)"),
+            DescriptorKey("delete", "number or string", .optional, default: "none", "the key at the path is removed"),
         ])
 
     public static let source = KeySection(
@@ -365,8 +396,8 @@ public enum DescriptorKeys: Sendable {
 
     /// Every section, in the order the reference lists them.
     public static let all: [KeySection] = [
-        descriptor, input, source, sourceList, query, protobufField, carry, sibling, record, tokens, dimensions, mappedValue,
-        sum, counting, conditionalFlag,
+        descriptor, input, journal, journalOps, source, sourceList, query, protobufField, carry, sibling, record, tokens,
+        dimensions, mappedValue, sum, counting, conditionalFlag,
         byTotal, cumulative, identity, alias, formerIdentity, limit, statusLine, window, derivedWindow, value, time, condition,
     ]
 }

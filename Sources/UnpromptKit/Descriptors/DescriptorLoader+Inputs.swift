@@ -74,9 +74,18 @@ extension DescriptorDecoder {
         if let node = map.optional("limits") {
             for item in try map.list(node, "limits") { limits.append(try limitRule(item)) }
         }
+        var journal: JournalRules?
+        if let node = map.optional("journal") {
+            guard format == .jsonl else { throw map.error(node, "journal applies to the jsonl format only") }
+            // Every line of a journal matters, and its records are read once from the whole document.
+            for key in ["prefilter", "carry", "limits"] where map.optional(key) != nil {
+                throw map.error(node, "a journal input takes no \(key): every line rebuilds the document, and only its records are read")
+            }
+            journal = try journalRules(node, records: records)
+        }
         let formatRules: FormatRules =
             switch format {
-            case .jsonl: .jsonl
+            case .jsonl: .jsonl(journal: journal)
             case .json: .json(siblings: siblings)
             case .sqlite: .sqlite(queries: queries)
             case .text: .text(patterns: patterns)

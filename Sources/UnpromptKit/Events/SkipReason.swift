@@ -32,9 +32,22 @@ public enum SkipReason: Sendable {
     /// wait on it), or a symbolic link that loops or leads nowhere. Counted once per name, per scan.
     public static let notAFile = "not-a-file"
 
+    /// A patch journal's line before its first snapshot: there is no document to apply it to.
+    public static let journalNoSnapshot = "journal-no-snapshot"
+    /// A patch journal's line whose path leads nowhere its operation can change.
+    public static let journalBadPath = "journal-bad-path"
+    /// A patch journal's line whose path, value or cut index is not what its operation takes.
+    public static let journalBadValue = "journal-bad-value"
+    /// A patch journal's line whose operation code the descriptor does not name.
+    public static let journalUnknownOperation = "journal-unknown-op"
+    /// A record of a patch journal's document that holds, or lies inside, a place a skipped line would have
+    /// changed: not read, rather than read as if the line were not there.
+    public static let journalDamaged = "journal-damaged"
+
     public static let builtIn: Set<String> = [
         malformedJSON, lineTooLong, documentTooLarge, badTime, badValue, noUsage, zeroUsage, unchangedTotal, duplicate,
         unreadableSource, badLimitTime, malformedSibling, badCompressedData, badProtobuf, malformedEmbeddedJSON, damagedState,
-        lostRunningTotal, patternTooSlow, notAFile,
+        lostRunningTotal, patternTooSlow, notAFile, journalNoSnapshot, journalBadPath, journalBadValue,
+        journalUnknownOperation, journalDamaged,
     ]
 }

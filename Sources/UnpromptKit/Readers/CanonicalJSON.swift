@@ -46,7 +46,7 @@ enum CanonicalJSON {
         return String(d)
     }
 
-    private static func string(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+    static func string(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in bytes {
             switch byte {

@@ -6,7 +6,8 @@ import Foundation
 final class CompiledInput: Sendable {
     /// The format, with the part of the rules only it has.
     enum FormatRules: Sendable {
-        case jsonl
+        /// With a journal: the lines rebuild one document (`JournalReader`).
+        case jsonl(CompiledJournal?)
         /// For `json` inputs: the rules that read values from documents beside the source.
         case json(CompiledSiblings?)
         case sqlite([SQLQuery])
@@ -37,7 +38,7 @@ final class CompiledInput: Sendable {
         let compiler = RuleCompiler()
         formatRules =
             switch input.formatRules {
-            case .jsonl: .jsonl
+            case .jsonl(let journal): .jsonl(journal.map(CompiledJournal.init))
             case .json(let siblings): .json(siblings.isEmpty ? nil : CompiledSiblings(siblings))
             case .sqlite(let queries): .sqlite(queries)
             case .text(let patterns): .text(patterns)

@@ -66,11 +66,14 @@ struct RecordExtractor {
 
     /// `siblings`: values read from documents beside a `json` source, given to its records by their time.
     ///
+    /// `damage`: for a journal's rebuilt document, the places patches could not be applied to; a record there
+    /// is refused (`journal-damaged`).
+    ///
     /// A line (or document, or row) on which a pattern used up its work (`BoundedMatch`) gives nothing: what
     /// its rules did is undone, and it is one `pattern-too-slow` skip.
     func process(
         root: JSONRef, parser: JSONParser, line: Int, state: inout SourceState, into result: inout SourceReadResult,
-        siblings: SiblingValues? = nil
+        siblings: SiblingValues? = nil, damage: JournalDamage? = nil
     ) {
         overrun.happened = false
         // Counts, not copies, of what only grows: holding the arrays would copy them on every line.
@@ -78,7 +81,7 @@ struct RecordExtractor {
             state: state, events: result.events.count, limits: result.limits.count, records: result.records,
             skipped: result.skipped, problems: result.problems.count
         )
-        apply(root: root, parser: parser, line: line, state: &state, into: &result, siblings: siblings)
+        apply(root: root, parser: parser, line: line, state: &state, into: &result, siblings: siblings, damage: damage)
         guard overrun.happened else { return }
         state = before.state
         result.events.removeSubrange(before.events...)
@@ -91,8 +94,15 @@ struct RecordExtractor {
 
     private func apply(
         root: JSONRef, parser: JSONParser, line: Int, state: inout SourceState, into result: inout SourceReadResult,
-        siblings: SiblingValues?
+        siblings: SiblingValues?, damage: JournalDamage?
     ) {
+        /// Counts a matched record that a journal's damage refuses.
+        func refused(_ container: JSONPointer, _ element: JSONPointer.Component?) -> Bool {
+            guard let damage, damage.touches(container, element) else { return false }
+            result.records += 1
+            result.skip(SkipReason.journalDamaged, line: line)
+            return true
+        }
         let limitsBefore = result.limits.count
         let lineContext = RecordContext(
             parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [],
@@ -138,6 +148,7 @@ struct RecordExtractor {
                         c.elementIndex = index
                         if rule.match.allHold(in: c) {
                             matched = true
+                            if refused(pointer, .index(index)) { continue }
                             readRecord(rule, c, line: line, state: &state, into: &result, siblings: siblings)
                         }
                     }
@@ -147,6 +158,7 @@ struct RecordExtractor {
                         let c = elementContext(rule, parser, root, element, key, state.variables)
                         if rule.match.allHold(in: c) {
                             matched = true
+                            if refused(pointer, .key(key)) { continue }
                             readRecord(rule, c, line: line, state: &state, into: &result, siblings: siblings)
                         }
                     }
@@ -157,7 +169,9 @@ struct RecordExtractor {
                 parser.forgetReadReplacedText()
                 let c = elementContext(rule, parser, root, root, nil, state.variables)
                 if rule.match.allHold(in: c) {
-                    readRecord(rule, c, line: line, state: &state, into: &result, siblings: siblings)
+                    if !refused(JSONPointer([]), nil) {
+                        readRecord(rule, c, line: line, state: &state, into: &result, siblings: siblings)
+                    }
                     return
                 }
             }

@@ -35,7 +35,8 @@ enum SourceReaders {
     /// The reader for an input's format.
     static func make(_ input: CompiledInput, timeZone: TimeZone) -> any SourceReader {
         switch input.formatRules {
-        case .jsonl: LineReader(input: input, patterns: nil, timeZone: timeZone)
+        case .jsonl(nil): LineReader(input: input, patterns: nil, timeZone: timeZone)
+        case .jsonl(let journal?): JournalReader(input: input, journal: journal, timeZone: timeZone)
         case .text(let patterns): LineReader(input: input, patterns: patterns, timeZone: timeZone)
         case .json(let siblings): JSONDocumentReader(input: input, siblings: siblings, timeZone: timeZone)
         case .sqlite(let queries): SQLiteSourceReader(input: input, queries: queries, timeZone: timeZone)

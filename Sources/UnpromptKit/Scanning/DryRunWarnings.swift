@@ -26,9 +26,9 @@ struct DryRunWarnings {
     func warnings(_ input: Input, _ diagnostics: ReadDiagnostics) -> [DryRunWarning] {
         var warnings: [DryRunWarning] = []
         if diagnostics.unmatched > 0, let first = input.records.first, let at = diagnostics.firstUnmatched {
-            let noun = switch input.format {
-            case .jsonl, .text: "line"
-            case .json: "document"
+            let noun = switch input.formatRules {
+            case .jsonl(journal: nil), .text: "line"
+            case .jsonl, .json: "document"  // a journal's records are read from the one document it rebuilds
             case .sqlite: "row"
             }
             warnings.append(

@@ -131,24 +131,13 @@ public enum SyncExport: Sendable {
             }.sorted { Self.keyPrecedes($0, $1, fields: fields) }
             for (index, row) in rows.enumerated() {
                 if index > 0 { json.byte(",") }
-                json.byte("[")
-                for (column, value) in row.enumerated() {
-                    if column > 0 { json.byte(",") }
-                    json.integer(value)
-                }
-                json.byte("]")
+                json.integers(row)
             }
             json.raw("],\"activity\":[")
             for (index, quarter) in entry.activity.sorted(by: { $0.quarter < $1.quarter }).enumerated() {
                 let start = quarter.quarter * Bucket.quarterMilliseconds
                 if index > 0 { json.byte(",") }
-                json.byte("[")
-                json.integer(quarter.quarter - firstQuarter)
-                json.byte(",")
-                json.integer(quarter.first - start)
-                json.byte(",")
-                json.integer(quarter.last - start)
-                json.byte("]")
+                json.integers([quarter.quarter - firstQuarter, quarter.first - start, quarter.last - start])
             }
             json.raw("]}")
         }

@@ -19,6 +19,19 @@ final class DocumentBytes {
         case tooLarge(size: Int)
     }
 
+    /// A source read whole: the file open at `fd`, or nil when it is larger than `limit` bytes, which `result`
+    /// then holds as one `document-too-large` skip, its end the file's size (read again only once it changes).
+    static func read(source fd: Int32, limit: Int, into result: inout SourceReadResult) throws(SourceReadError) -> DocumentBytes? {
+        switch try read(fd: fd, limit: limit) {
+        case .read(let bytes): return bytes
+        case .tooLarge(let size):
+            result.lines = 1
+            result.endOffset = Int64(size)
+            result.skip(SkipReason.documentTooLarge, line: 1, problem: true)
+            return nil
+        }
+    }
+
     /// Reads the file open at `fd` from its start, unless it is larger than `limit` bytes.
     static func read(fd: Int32, limit: Int) throws(SourceReadError) -> Outcome {
         var info = stat()

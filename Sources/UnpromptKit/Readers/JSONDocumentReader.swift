@@ -34,15 +34,7 @@ final class JSONDocumentReader: SourceReader {
     {
         var result = SourceReadResult()
         result.state = state
-        let document: DocumentBytes
-        switch try DocumentBytes.read(fd: fd, limit: JSONDocumentReader.maxDocumentBytes) {
-        case .read(let bytes): document = bytes
-        case .tooLarge(let size):
-            result.lines = 1
-            result.endOffset = Int64(size)
-            result.skip(SkipReason.documentTooLarge, line: 1, problem: true)
-            return result
-        }
+        guard let document = try DocumentBytes.read(source: fd, limit: JSONDocumentReader.maxDocumentBytes, into: &result) else { return result }
         result.endOffset = Int64(document.count)
         // An empty file holds no document yet: nothing to read, nothing to skip.
         if document.count == 0 { return result }

@@ -67,15 +67,7 @@ final class JournalReader: SourceReader {
     {
         var result = SourceReadResult()
         result.state = state
-        let file: DocumentBytes
-        switch try DocumentBytes.read(fd: fd, limit: limit) {
-        case .read(let bytes): file = bytes
-        case .tooLarge(let size):
-            result.lines = 1
-            result.endOffset = Int64(size)
-            result.skip(SkipReason.documentTooLarge, line: 1, problem: true)
-            return result
-        }
+        guard let file = try DocumentBytes.read(source: fd, limit: limit, into: &result) else { return result }
         let document = JournalDocument(keepingRemovedFrom: watched)
         var start = 0
         if file.count >= 3, memcmp(file.base, LineReader.byteOrderMark, 3) == 0 { start = 3 }

@@ -40,6 +40,23 @@ struct StoreDamageTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: home.store)) == before, "check only reads")
     }
 
+    @Test func damageAScanMeetsIsSaidAndMakesTheNextWriteCheckEveryPageFirst() throws {
+        let home = try HostileHome("store-damage-met")
+        defer { home.remove() }
+        try home.write(HostileHome.claudeRecord("a", input: "100"), at: ".claude/projects/p/a.jsonl")
+        #expect(try home.run([]).status == 0)
+        try StoreDamage.breakFirstPage(of: "checkpoints", store: home.store)
+        let met = try home.run([])
+        #expect(met.status == 4)
+        #expect(met.stderr.contains("the store is damaged (database disk image is malformed)"), "\(met.stderr)")
+        // Within the day of the last clean check, yet the next scan checks first: the damage met is remembered.
+        let before = try Data(contentsOf: URL(fileURLWithPath: home.store))
+        let next = try home.run([])
+        #expect(next.status == 4)
+        #expect(next.stderr.contains("the store is damaged (SQLite's check of its pages:"), "\(next.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: home.store)) == before)
+    }
+
     @Test func aWholeStoreChecksWholeAndItsCleanCheckIsRemembered() throws {
         let home = try HostileHome("store-whole")
         defer { home.remove() }

@@ -47,7 +47,15 @@ extension UsageStore {
     static func damaged(_ findings: [String]) -> StoreError {
         StoreError(
             message:
-                "the store is damaged (SQLite's check of its pages: \(findings[0])\(findings.count > 1 ? "; and more" : "")); nothing was scanned or written into it. `unprompt-scan check` lists the damage; views with --no-scan still show what it holds; a store moved aside is rebuilt by the next scan from the logs still on disk",
-            busy: false)
+                "the store is damaged (SQLite's check of its pages: \(findings[0])\(findings.count > 1 ? "; and more" : "")); nothing was scanned or written into it. `unprompt-scan check` lists the damage; views with --no-scan still show what it holds; \(rebuilt)",
+            busy: false, damaged: true)
     }
+
+    /// Damage met while reading or writing: what was being done is not finished (a source's read is stored
+    /// whole or not at all).
+    static func damaged(_ message: String) -> StoreError {
+        StoreError(message: "the store is damaged (\(message)); `unprompt-scan check` lists the damage; \(rebuilt)", busy: false, damaged: true)
+    }
+
+    private static let rebuilt = "a store moved aside is rebuilt by the next scan from the logs still on disk"
 }

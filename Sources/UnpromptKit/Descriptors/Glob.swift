@@ -154,17 +154,18 @@ public struct Glob: Sendable, CustomStringConvertible {
     }
 
     /// Whether a relative path (segments already split) matches.
-    /// Names are matched on their scalar views in place: a walk asks for every entry, so no copy is made.
     public func matches(_ pathSegments: [Substring]) -> Bool {
-        Glob.match(segments[...], pathSegments[...])
+        let names = pathSegments.map { Array($0.unicodeScalars) }
+        return Glob.match(segments[...], names[...])
     }
 
     /// Whether a directory at this relative depth could contain a match (to prune walks).
     public func mayDescend(into pathSegments: [Substring]) -> Bool {
-        Glob.prefixMayMatch(segments[...], pathSegments[...])
+        let names = pathSegments.map { Array($0.unicodeScalars) }
+        return Glob.prefixMayMatch(segments[...], names[...])
     }
 
-    private static func match(_ globs: ArraySlice<Segment>, _ path: ArraySlice<Substring>) -> Bool {
+    private static func match(_ globs: ArraySlice<Segment>, _ path: ArraySlice<[Unicode.Scalar]>) -> Bool {
         guard let first = globs.first else { return path.isEmpty }
         switch first {
         case .anyDepth:
@@ -175,23 +176,23 @@ public struct Glob: Sendable, CustomStringConvertible {
                 rest = rest.dropFirst()
             }
         case .pattern(let tokens):
-            guard let name = path.first, matchName(tokens[...], name.unicodeScalars) else { return false }
+            guard let name = path.first, matchName(tokens[...], name[...]) else { return false }
             return match(globs.dropFirst(), path.dropFirst())
         }
     }
 
-    private static func prefixMayMatch(_ globs: ArraySlice<Segment>, _ path: ArraySlice<Substring>) -> Bool {
+    private static func prefixMayMatch(_ globs: ArraySlice<Segment>, _ path: ArraySlice<[Unicode.Scalar]>) -> Bool {
         // A directory whose path the glob's leading segments matched may hold a match below it.
         guard let name = path.first else { return !globs.isEmpty }
         guard let first = globs.first else { return false }
         switch first {
         case .anyDepth: return true
         case .pattern(let tokens):
-            return globs.count > 1 && matchName(tokens[...], name.unicodeScalars) && prefixMayMatch(globs.dropFirst(), path.dropFirst())
+            return globs.count > 1 && matchName(tokens[...], name[...]) && prefixMayMatch(globs.dropFirst(), path.dropFirst())
         }
     }
 
-    private static func matchName(_ tokens: ArraySlice<Token>, _ name: Substring.UnicodeScalarView) -> Bool {
+    private static func matchName(_ tokens: ArraySlice<Token>, _ name: ArraySlice<Unicode.Scalar>) -> Bool {
         guard let token = tokens.first else { return name.isEmpty }
         let rest = tokens.dropFirst()
         switch token {

@@ -21,6 +21,10 @@ final class CanonicalIdentityTests: XCTestCase {
         // The first of a repeated key counts, as for every path; escapes are only where JSON needs them.
         XCTAssertEqual(try canonical(#"{"k": 1, "k": 2, "s": "q\"\\\/\n\u0001é"}"#), #"{"k":1,"s":"q\"\\/\n\u0001é"}"#)
         XCTAssertEqual(try canonical("[18446744073709551615, 9007199254740993.0]"), "[18446744073709551615,9007199254740992.0]")
+        // A key before the keys it starts, the empty key first; the first of three copies kept; integers at both ends.
+        XCTAssertEqual(
+            try canonical(#"{"ab": 1, "a": 2, "": 3, "a": 4, "n": [-9223372036854775808, 0, -7], "a": 5}"#),
+            #"{"":3,"a":2,"ab":1,"n":[-9223372036854775808,0,-7]}"#)
     }
 
     // MARK: a store from before canonical identities

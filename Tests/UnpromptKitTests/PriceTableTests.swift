@@ -43,6 +43,17 @@ final class PriceTableTests: XCTestCase {
         XCTAssertEqual(price.provider, "gemini")
     }
 
+    /// A row's fields without `cost` are passed over unread: every class field has it, so none is missed.
+    func testOnlyFieldsNamingACostAreRead() {
+        for field in ModelPrice.classFields { XCTAssertTrue(ModelPrice.mentionsCost(field.name), field.name) }
+        for variant in PriceVariant.allCases {
+            XCTAssertTrue(ModelPrice.mentionsCost("output_cost_per_token_above_200k_tokens_" + variant.rawValue))
+        }
+        for field in ["max_tokens", "supports_vision", "litellm_provider", "cos", "ccost", "cocost"] {
+            XCTAssertEqual(ModelPrice.mentionsCost(field), field.contains("cost"), field)
+        }
+    }
+
     /// Qwen's `tiered_pricing`: whole-request tiers by prompt size.
     func testTieredPricing() throws {
         let row: [String: Any] = [

@@ -50,6 +50,19 @@ final class SourceDiscoveryTests: XCTestCase {
 
     /// A root spelled through a link, with a trailing slash, or with `..` names the same files by the same
     /// paths, so their source keys (hashes of the path) do not change with the spelling.
+    /// Names and paths sort by their UTF-8 bytes, as `lexicographicallyPrecedes` on them does: a prefix first,
+    /// `Z` before `a`, `z` before `é`, an escaped byte that is not UTF-8 (`SystemPath`) after every text.
+    func testPathsSortByTheirBytes() {
+        let notUTF8 = [UInt8(0xFF)].withUnsafeBytes { SystemPath.string($0) }
+        let names = ["a", "", "ab", "Z", "é", "z", "a/b", "a-b", notUTF8, "a" + notUTF8, String(repeating: "x", count: 40) + "1"]
+        for a in names {
+            for b in names {
+                XCTAssertEqual(DirectoryWalk.bytesPrecede(a, b), a.utf8.lexicographicallyPrecedes(b.utf8), "\(a) \(b)")
+            }
+        }
+        XCTAssertEqual(names.sorted(by: DirectoryWalk.bytesPrecede), ["", "Z", "a", "a-b", "a/b", "ab", "a" + notUTF8, String(repeating: "x", count: 40) + "1", "z", "é", notUTF8])
+    }
+
     func testRootsAreResolvedToOneCanonicalPath() throws {
         touch("home/.claude/projects/p/a.jsonl")
         try FileManager.default.createSymbolicLink(atPath: dir + "/link", withDestinationPath: dir + "/home")

@@ -2,6 +2,7 @@
 extension DescriptorDecoder {
     func record(_ node: YAMLNode) throws(DescriptorError) -> RecordRule {
         let map = try reader(node, DescriptorKeys.record)
+        let indexUsesBefore = elementIndexUses.marks.count
         let name = try identifier(try map.required("name"), map, "name")
         let match = try map.optional("match") { (n) throws(DescriptorError) in try conditions(n, "match") } ?? []
         let selection = try map.optional("select") { (n) throws(DescriptorError) in try select(n, map) }
@@ -50,7 +51,7 @@ extension DescriptorDecoder {
             name: name, match: match, select: selection, decode: decode, skip: skip, time: time, model: model,
             tokensAt: tokensAt, tokens: tokens, counting: counting, cumulative: cumulative, identity: identity,
             cost: cost, estimated: estimated, dimensions: dimensions, mark: node.mark)
-        try checkElementIndex(rule)
+        try checkElementIndex(rule, usesFrom: indexUsesBefore)
         return rule
     }
 
@@ -172,22 +173,13 @@ extension DescriptorDecoder {
         }
     }
 
-    /// `@index` names the element `select: path[]` expands: a record of another shape has none.
-    func checkElementIndex(_ rule: RecordRule) throws(DescriptorError) {
+    /// `@index` names the element `select: path[]` expands: a record of another shape has none. The values read
+    /// since `first` (`elementIndexUses`) are the rule's.
+    func checkElementIndex(_ rule: RecordRule, usesFrom first: Int) throws(DescriptorError) {
         if case .arrayElements? = rule.select?.kind { return }
-        var misuse: ValueSpec?
-        func walk(_ value: Any) {
-            guard misuse == nil else { return }
-            if let spec = value as? ValueSpec, spec.alternatives.contains(where: { if case .elementIndex = $0 { true } else { false } }) {
-                misuse = spec
-                return
-            }
-            for child in Mirror(reflecting: value).children { walk(child.value) }
-        }
-        walk(rule)
-        if let misuse {
+        if elementIndexUses.marks.count > first {
             throw DescriptorError(
-                file: file, mark: misuse.mark,
+                file: file, mark: elementIndexUses.marks[first],
                 message: "@index is the position of the element select expands, but record '\(rule.name)' has no select: path[]")
         }
     }

@@ -29,7 +29,7 @@ extension DescriptorDecoder {
     func value(_ node: YAMLNode, _ what: String) throws(DescriptorError) -> ValueSpec {
         switch node.kind {
         case .scalar(let text, _):
-            return ValueSpec(alternatives: [try valueSource(text, node, what)], patterns: [], mark: node.mark)
+            return noted(ValueSpec(alternatives: [try valueSource(text, node, what)], patterns: [], mark: node.mark))
         case .sequence(let items):
             if items.isEmpty { throw placeError(node, "\(what) must not be an empty list") }
             var alternatives: [ValueSource] = []
@@ -39,7 +39,7 @@ extension DescriptorDecoder {
                 }
                 alternatives.append(try valueSource(text, item, what))
             }
-            return ValueSpec(alternatives: alternatives, patterns: [], mark: node.mark)
+            return noted(ValueSpec(alternatives: alternatives, patterns: [], mark: node.mark))
         case .mapping:
             return try valueMapping(try reader(node, DescriptorKeys.value, context: what), what)
         }
@@ -66,7 +66,16 @@ extension DescriptorDecoder {
             if items.isEmpty { throw map.error(node, "\(what).pattern must not be an empty list") }
             for item in items { patterns.append(try map.regex(item, "\(what).pattern", captures: 1...1)) }
         }
-        return ValueSpec(alternatives: alternatives, patterns: patterns, mark: map.node.mark)
+        return noted(ValueSpec(alternatives: alternatives, patterns: patterns, mark: map.node.mark))
+    }
+
+    /// `spec`, its mark noted when it reads `@index`, so the record it belongs to can check that it has an element
+    /// index (`checkElementIndex`).
+    private func noted(_ spec: ValueSpec) -> ValueSpec {
+        if spec.alternatives.contains(where: { if case .elementIndex = $0 { true } else { false } }) {
+            elementIndexUses.marks.append(spec.mark)
+        }
+        return spec
     }
 
     /// `{ in: array, where: { field: value, … }, path: field }`: one field path each, read in the element found.

@@ -63,6 +63,8 @@ struct DescriptorDecoder {
     let blocks: DescriptorBlocks
     /// The descriptor's protobuf messages, read before its inputs, whose queries name them.
     var messages: [String: ProtobufMessage] = [:]
+    /// Where each value reading `@index` was decoded, in order.
+    let elementIndexUses = ElementIndexUses()
 
     func reader(_ node: YAMLNode, _ section: KeySection, context: String? = nil) throws(DescriptorError) -> MappingReader {
         try MappingReader(node, file: file, section: section, context: context, log: log, blocks: blocks)
@@ -143,4 +145,10 @@ enum Names {
         guard let first = text.first, first.isLetter, text.count <= 64 else { return false }
         return text.allSatisfy { ($0.isASCII && ($0.isLowercase || $0.isNumber)) || $0 == joiner }
     }
+}
+
+/// The marks of the values that read `@index`, noted as they are decoded: a record checks its own without walking
+/// its rule again (a walk by reflection cost most of the descriptors' loading time).
+final class ElementIndexUses {
+    var marks: [SourceMark] = []
 }

@@ -14,8 +14,8 @@ enum CanonicalJSON {
         switch parser.value(of: ref) {
         case .null: out += "null".utf8
         case .bool(let b): out += (b ? "true" : "false").utf8
-        case .int(let i): out += String(i).utf8
-        case .uint(let u): out += String(u).utf8
+        case .int(let i): decimal(i.magnitude, negative: i < 0, into: &out)
+        case .uint(let u): decimal(u, negative: false, into: &out)
         case .double(let d): out += number(d).utf8
         case .string(let bytes): string(bytes, into: &out)
         case .array(let array):
@@ -26,18 +26,49 @@ enum CanonicalJSON {
             }
             out.append(UInt8(ascii: "]"))
         case .object(let object):
-            var seen: Set<String> = []
-            let entries = parser.entries(of: object).filter { seen.insert($0.key).inserted }
-                .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            // By key bytes, equal keys in document order: the first of a repeated key comes first, and is kept.
+            let entries = parser.entriesByBytes(of: object).enumerated().sorted { a, b in
+                let order = compare(a.element.key, b.element.key)
+                return order != 0 ? order < 0 : a.offset < b.offset
+            }
             out.append(UInt8(ascii: "{"))
-            for (index, entry) in entries.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                var key = entry.key
-                key.withUTF8 { string(UnsafeRawBufferPointer($0), into: &out) }
+            var previous: UnsafeRawBufferPointer?
+            for (_, entry) in entries {
+                if let previous {
+                    if compare(previous, entry.key) == 0 { continue }
+                    out.append(UInt8(ascii: ","))
+                }
+                previous = entry.key
+                string(entry.key, into: &out)
                 out.append(UInt8(ascii: ":"))
                 write(entry.value, parser, into: &out)
             }
             out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// The order of two keys' UTF-8 bytes: negative, zero or positive, as `memcmp`, a prefix first.
+    private static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        let common = min(a.count, b.count)
+        if common > 0 {
+            let order = memcmp(a.baseAddress!, b.baseAddress!, common)
+            if order != 0 { return Int(order) }
+        }
+        return a.count - b.count
+    }
+
+    /// An integer in decimal, written without making a `String` of it.
+    private static func decimal(_ magnitude: UInt64, negative: Bool, into out: inout [UInt8]) {
+        if negative { out.append(UInt8(ascii: "-")) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var rest = magnitude
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            out.append(contentsOf: digits[start...])
         }
     }
 

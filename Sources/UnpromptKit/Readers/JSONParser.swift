@@ -199,6 +199,15 @@ public final class JSONParser {
         }
     }
 
+    /// The entries of an object in document order with their keys as bytes, valid until the parser parses
+    /// another document, or `[]` if `ref` is not an object: keys compared or copied without a `String` each.
+    func entriesByBytes(of ref: JSONRef) -> [(key: UnsafeRawBufferPointer, value: JSONRef)] {
+        var first: UInt32 = 0, count = 0
+        var keys: UnsafePointer<ujson_string>?
+        check(ujson_object_entries(raw, handle(ref), &first, &count, &keys))
+        return (0..<count).map { i in (key: bytes(keys![i]), value: JSONRef(generation: generation, handle: first + UInt32(i))) }
+    }
+
     /// Reads `ref` as a table: an array whose elements are all arrays of exactly `width` values, for large
     /// arrays of numbers read in one call. Returns the number of rows, or nil when `ref` is not such a table
     /// (`badRow` is then the index of the first element that is not a row of `width`, or 0). The values are

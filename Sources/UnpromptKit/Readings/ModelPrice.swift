@@ -120,7 +120,7 @@ public struct ModelPrice: Sendable, Equatable {
         var tiers: [Int64: ClassRates] = [:]
         var variantBase: [PriceVariant: ClassRates] = [:]
         var variantTiers: [PriceVariant: [Int64: ClassRates]] = [:]
-        for (field, value) in row {
+        for (field, value) in row where ModelPrice.mentionsCost(field) {
             var name = Substring(field)
             var variant: PriceVariant?
             if let found = PriceVariant.allCases.first(where: { name.hasSuffix("_" + $0.rawValue) }) {
@@ -235,6 +235,24 @@ public struct ModelPrice: Sendable, Equatable {
     }
 
     /// The class a price field sets, and its threshold for `_above_<N>k_tokens` fields.
+    /// Whether `field` holds `cost`, as every class field's name does: most of a row's fields (limits, modes,
+    /// `supports_…` flags) are passed over without looking for a variant or a tier in them.
+    static func mentionsCost(_ field: String) -> Bool {
+        // "cost" repeats no letter, so after a mismatch only a new "c" can start a match.
+        var matched = 0
+        for byte in field.utf8 {
+            if byte == costBytes[matched] {
+                matched += 1
+                if matched == costBytes.count { return true }
+            } else {
+                matched = byte == costBytes[0] ? 1 : 0
+            }
+        }
+        return false
+    }
+
+    private static let costBytes = Array("cost".utf8)
+
     static func classField(_ field: String) -> (WritableKeyPath<ClassRates, Double?>, Int64?)? {
         var name = Substring(field)
         var above: Int64?

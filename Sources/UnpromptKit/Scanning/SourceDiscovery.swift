@@ -55,7 +55,7 @@ public struct SourceDiscovery: Sendable {
                 }
             }
         }
-        found.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        found.sort { DirectoryWalk.bytesPrecede($0.path, $1.path) }
         return (found, problems, leftOut)
     }
 }

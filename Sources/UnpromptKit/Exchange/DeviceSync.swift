@@ -192,23 +192,33 @@ public enum DeviceSync: Sendable {
         }
     }
 
-    /// Each file read whole, checked and packed, in parallel (a thread per core), in the order given.
+    /// Each file read whole, checked and packed, in parallel, in the order given: a worker per core takes the
+    /// next file until none is left, with one parser for all it takes (its buffers reused, not made again per file).
     private static func readWhole(_ entries: [SyncFolder.Entry], in directory: String) -> [Result<PackedImport, SyncExportProblem>] {
         let results = Locked([Result<PackedImport, SyncExportProblem>?](repeating: nil, count: entries.count))
-        DispatchQueue.concurrentPerform(iterations: entries.count) { index in
-            let result: Result<PackedImport, SyncExportProblem>
-            do throws(SyncExportProblem) {
-                let data: Data
-                do {
-                    data = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + entries[index].name))
-                } catch {
-                    throw SyncExportProblem(kind: .damaged, message: "it cannot be read (\(SyncError.reason(error)))", device: nil, label: nil)
+        let next = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: min(entries.count, ProcessInfo.processInfo.activeProcessorCount)) { _ in
+            let parser = JSONParser()
+            while true {
+                let index = next.withLock { next in
+                    defer { next += 1 }
+                    return next
                 }
-                result = .success(try SyncExport.readPacked(file: data))
-            } catch {
-                result = .failure(error)
+                guard index < entries.count else { return }
+                let result: Result<PackedImport, SyncExportProblem>
+                do throws(SyncExportProblem) {
+                    let data: Data
+                    do {
+                        data = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + entries[index].name))
+                    } catch {
+                        throw SyncExportProblem(kind: .damaged, message: "it cannot be read (\(SyncError.reason(error)))", device: nil, label: nil)
+                    }
+                    result = .success(try SyncExport.readPacked(file: data, parser: parser))
+                } catch {
+                    result = .failure(error)
+                }
+                results.withLock { $0[index] = result }
             }
-            results.withLock { $0[index] = result }
         }
         return results.withLock { $0.map { $0! } }
     }

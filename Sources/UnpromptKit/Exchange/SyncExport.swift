@@ -174,7 +174,7 @@ public enum SyncExport: Sendable {
     }
 
     /// Whether bucket row `a` comes before `b`, by `keyColumns`.
-    static func keyPrecedes(_ a: [Int64], _ b: [Int64], keyColumns: [Int]) -> Bool {
+    static func keyPrecedes<Row: RandomAccessCollection<Int64>>(_ a: Row, _ b: Row, keyColumns: [Int]) -> Bool where Row.Index == Int {
         for column in keyColumns where a[column] != b[column] { return a[column] < b[column] }
         return false
     }

@@ -31,7 +31,8 @@ extension SyncExport {
 
     /// Reads an export file into the rows the store keeps of it: each day packed straight from the document's
     /// rows (`DevicePacking.DayPacker`), with no `BucketRow` between.
-    static func readPacked(file data: Data) throws(SyncExportProblem) -> PackedImport {
+    /// `parser` may be reused from one file to the next (not by two threads at once).
+    static func readPacked(file data: Data, parser: JSONParser = JSONParser()) throws(SyncExportProblem) -> PackedImport {
         var bytes: [UInt8]
         do {
             bytes = try Zstd.decompress(data, limit: maxDocumentBytes)
@@ -41,7 +42,7 @@ extension SyncExport {
                 message: error.tooLarge ? "it would be larger than \(maxDocumentBytes >> 20) MB" : "it is cut short or damaged (zstd: \(error.message))",
                 device: nil, label: nil)
         }
-        let export = try decodePacked(document: &bytes)
+        let export = try decodePacked(document: &bytes, parser: parser)
         // A header must say what the document says, and the file be as long as it says.
         if data.starts(with: SyncExportHeader.magic) {
             let header = SyncExportHeader.read(prefix: Array(data.prefix(8 + SyncExportHeader.maxBytes)), fileBytes: data.count)
@@ -55,11 +56,13 @@ extension SyncExport {
         return export
     }
 
-    static func decodePacked(document bytes: inout [UInt8]) throws(SyncExportProblem) -> PackedImport {
+    static func decodePacked(document bytes: inout [UInt8], parser: JSONParser = JSONParser()) throws(SyncExportProblem)
+        -> PackedImport
+    {
         let count = bytes.count
         bytes += repeatElement(0, count: JSONParser.padding)
         let result = bytes.withUnsafeBytes { raw -> Result<PackedImport, SyncExportProblem> in
-            var reader = DocumentReader(parser: JSONParser())
+            var reader = DocumentReader(parser: parser)
             do throws(SyncExportProblem) {
                 return .success(try reader.read(raw.baseAddress!, count: count))
             } catch {
@@ -208,10 +211,17 @@ private struct DocumentReader {
         let events = 3 + bucketFields.firstIndex(of: .events)!
         let estimated = 3 + bucketFields.firstIndex(of: .estimatedEvents)!
         let keyColumns = SyncExport.keyColumns(bucketFields)
-        // One row's values and the row before it (swapped, never copied), and every field of the row by raw value.
-        var v = [Int64](repeating: 0, count: width)
-        var previous = v
-        var values = [Int64](repeating: 0, count: BucketField.allCases.count)
+        // One row's values and the row before it (swapped, never copied), and every field of the row by raw
+        // value: buffers of their own, written in place for each of a year's rows.
+        var v = UnsafeMutableBufferPointer<Int64>.allocate(capacity: width)
+        var previous = UnsafeMutableBufferPointer<Int64>.allocate(capacity: width)
+        let values = UnsafeMutableBufferPointer<Int64>.allocate(capacity: BucketField.allCases.count)
+        for buffer in [v, previous, values] { buffer.initialize(repeating: 0) }
+        defer {
+            v.deallocate()
+            previous.deallocate()
+            values.deallocate()
+        }
         for entry in parser.elements(of: ref) {
             guard case .object = parser.value(of: entry) else { throw problem("a day is not an object") }
             let fields = parser.entries(of: entry)
@@ -245,7 +255,7 @@ private struct DocumentReader {
                     throw problem("the buckets of \(CivilDate.dateString(ofDay: day)) are not in order, each key once")
                 }
                 for (offset, field) in bucketFields.enumerated() { values[field.rawValue] = v[3 + offset] }
-                packer.bucket(offset: v[0], tool: toolIDs[Int(v[1])], model: modelIDs[Int(v[2])], values: values)
+                packer.bucket(offset: v[0], tool: toolIDs[Int(v[1])], model: modelIDs[Int(v[2])], values: UnsafeBufferPointer(values))
                 swap(&v, &previous)
             }
             guard let quarters = parser.readTable(node["activity"]!, width: 3, badRow: &bad) else {

@@ -85,7 +85,9 @@ enum DevicePacking {
         var values = [Int64](repeating: 0, count: BucketField.allCases.count)
         for row in buckets {
             for field in BucketField.allCases { values[field.rawValue] = row[field] }
-            packer.bucket(offset: row.quarter - firstQuarter, tool: ids[row.tool]!, model: ids[row.model]!, values: values)
+            values.withUnsafeBufferPointer { values in
+                packer.bucket(offset: row.quarter - firstQuarter, tool: ids[row.tool]!, model: ids[row.model]!, values: values)
+            }
         }
         for quarter in activity {
             let start = quarter.quarter * Bucket.quarterMilliseconds
@@ -130,12 +132,9 @@ enum DevicePacking {
         }
 
         /// A bucket `offset` quarter-hours into the day; `values` holds every `BucketField`, by raw value.
-        mutating func bucket(offset: Int64, tool: Int, model: Int, values: [Int64]) {
+        mutating func bucket(offset: Int64, tool: Int, model: Int, values: UnsafeBufferPointer<Int64>) {
             if firstQuarter == nil { firstQuarter = day * LocalCalendar.quartersPerDay + offset }
-            rows.unsigned(UInt64(offset))
-            rows.unsigned(number(tool))
-            rows.unsigned(number(model))
-            for value in values { rows.signed(value) }
+            rows.row(UInt64(offset), number(tool), number(model), signed: values)
             rowCount += 1
             func value(_ field: BucketField) -> Int64 { values[field.rawValue] }
             tokens = tokens.saturatingAdd(
@@ -302,6 +301,28 @@ enum DevicePacking {
         }
 
         mutating func signed(_ value: Int64) { unsigned(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
+
+        /// Three unsigned values, then `values` signed: a bucket row, appended at once.
+        mutating func row(_ a: UInt64, _ b: UInt64, _ c: UInt64, signed values: UnsafeBufferPointer<Int64>) {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10 * (3 + values.count)) { buffer in
+                var position = 0
+                func put(_ value: UInt64) {
+                    var value = value
+                    while value >= 0x80 {
+                        buffer[position] = UInt8(truncatingIfNeeded: value) | 0x80
+                        position += 1
+                        value >>= 7
+                    }
+                    buffer[position] = UInt8(value)
+                    position += 1
+                }
+                put(a)
+                put(b)
+                put(c)
+                for value in values { put(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<position]))
+            }
+        }
 
         mutating func string(_ text: String) {
             unsigned(UInt64(text.utf8.count))

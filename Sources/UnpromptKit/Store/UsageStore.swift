@@ -112,8 +112,18 @@ public final class UsageStore: Sendable {
         }
     }
 
-    /// Runs `body` with the connection, which no other thread uses meanwhile.
+    /// Runs `body` with the connection, which no other thread uses meanwhile. Damage SQLite meets on the way is
+    /// said as the store's, and makes the page check due again (`refuseDamagedPagesWhenDue`): the next command
+    /// that would write checks every page first, and refuses a damaged store.
     func locked<T: Sendable>(_ body: (Database) throws(StoreError) -> T) throws(StoreError) -> T {
-        try connection.withLock { (database: inout Database) throws(StoreError) -> T in try body(database) }
+        try connection.withLock { (database: inout Database) throws(StoreError) -> T in
+            do throws(StoreError) {
+                return try body(database)
+            } catch {
+                guard error.damaged else { throw error }
+                if database.isAutocommit { try? database.execute("DELETE FROM settings WHERE key = 'pages_checked_at'") }
+                throw Self.damaged(error.message)
+            }
+        }
     }
 }

@@ -41,8 +41,12 @@ struct Command: Sendable {
     var listedOptions: [Option] { options.filter { $0 != flag } }
     /// Commands that read the descriptors take `--readers-dir`; all of them are loaded first, unless the command
     /// finds the few it needs itself (`statusline`, which runs each time a line is drawn).
-    var readsDescriptors: Bool { options.contains(.readersDir) && !findsItsDescriptors }
+    /// A command that needs them only to scan (`sync`) loads none when run with `--no-scan`.
+    func readsDescriptors(_ arguments: Arguments) -> Bool {
+        options.contains(.readersDir) && !findsItsDescriptors && !(readsDescriptorsOnlyToScan && arguments.has(Option.noScan.name))
+    }
     var findsItsDescriptors = false
+    var readsDescriptorsOnlyToScan = false
 
     /// `unprompt-scan daily [--since DATE] [--tool ID]... [--json]`, in parts that a line break may come between.
     var synopsisParts: [String] {
@@ -174,7 +178,8 @@ extension Command {
                 Example(command: "unprompt-scan sync --dir ~/Sync/unprompt", comment: "a folder Syncthing, iCloud Drive or Dropbox keeps in step"),
                 Example(command: "unprompt-scan config set sync-dir ~/Sync/unprompt", comment: "then every scan and watch syncs"),
             ],
-            run: { c throws(UsageError) in try SyncCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
+            run: { c throws(UsageError) in try SyncCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) },
+            readsDescriptorsOnlyToScan: true),
         Command(
             words: ["devices"], abstract: "this device and every device imported from the sync folder: label, id, last export, tokens",
             options: [.store, .config, .json],

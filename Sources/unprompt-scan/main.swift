@@ -20,7 +20,7 @@ func main() -> ExitCode {
         let operands = arguments.operands(of: command)
         try Dispatch.checkOperands(operands, of: command)
         var catalog = ReaderCatalog(directories: [])
-        if command.readsDescriptors {
+        if command.readsDescriptors(arguments) {
             let directories = ReaderLocation.directories(flag: arguments.single(Option.readersDir.name), environment: environment)
             if directories.isEmpty { throw UsageError("no readers directory found; give --readers-dir DIR") }
             catalog = ReaderCatalog(directories: directories)

@@ -133,6 +133,26 @@ struct DeviceSyncCommandTests {
         try expectUnion(try devices.daily(devices.desktop))
     }
 
+    /// `sync --no-scan` loads no descriptor (only a scan reads them): a broken reader does not stop it, while
+    /// the sync that scans refuses to run with it.
+    @Test func aSyncWithoutAScanReadsNoDescriptor() throws {
+        let devices = try Devices()
+        #expect(try devices.sync(devices.desktop).status == 0)
+        let readers = devices.laptop.root + "/broken-readers"
+        try FileManager.default.createDirectory(atPath: readers, withIntermediateDirectories: true)
+        try "id: broken\nthis is: [not a descriptor\n".write(toFile: readers + "/broken.yaml", atomically: true, encoding: .utf8)
+        let arguments = ["sync", "--dir", devices.folder, "--config", devices.laptop.root + "/config.yaml", "--readers-dir", readers, "--json"]
+        let scanning = try devices.laptop.run(arguments)
+        #expect(scanning.status == 3, "\(scanning.stderr)")
+        let merging = try devices.laptop.run(arguments + ["--no-scan"])
+        #expect(merging.status == 0, "\(merging.stderr)")
+        guard case .array(let imported)? = try JSONTree(parsing: merging.stdout)["imported"] else {
+            Issue.record("no imported list: \(merging.stdout)")
+            return
+        }
+        #expect(imported.map { $0["label"] } == [.string("desktop")])
+    }
+
     @Test func aConflictCopyACutFileAndASyncSettingAreHandled() throws {
         let devices = try Devices()
         #expect(try devices.sync(devices.desktop).status == 0)

@@ -73,7 +73,7 @@ public enum DeviceSync: Sendable {
             }
             let known = Dictionary(
                 try stored { () throws(StoreError) in try store.importedDevices() }.map { ($0.device, $0) }, uniquingKeysWith: { a, _ in a })
-            var exports: [String: [(entry: SyncFolder.Entry, export: DeviceImport)]] = [:]
+            var exports: [String: [(entry: SyncFolder.Entry, export: PackedImport)]] = [:]
             var refused: [SyncReport.Refused] = []
             var partial = 0
             var ownSequenceInFolder: Int64 = 0
@@ -168,7 +168,7 @@ public enum DeviceSync: Sendable {
             // Every other device's newest complete export, when it is newer than its import.
             var imported: [SyncReport.Imported] = []
             var unchanged = seen.subtracting(exports.keys).count
-            var importing: [DeviceImport] = []
+            var importing: [PackedImport] = []
             for device in exports.keys.sorted() {
                 let newest = exports[device]!.max { a, b in
                     (a.export.sequence, a.export.exportedAt, a.entry.kind == .export ? 1 : 0, b.entry.name)
@@ -182,7 +182,7 @@ public enum DeviceSync: Sendable {
                 imported.append(
                     SyncReport.Imported(
                         device: device, label: newest.label, sequence: newest.sequence,
-                        tokens: newest.history.buckets.reduce(0) { $0 + $1.counts.total }))
+                        tokens: newest.tokens))
             }
             // One transaction for them all.
             try stored { () throws(StoreError) in try store.replaceImports(importing, importedAt: queries.now) }
@@ -192,23 +192,33 @@ public enum DeviceSync: Sendable {
         }
     }
 
-    /// Each file read whole and checked, in parallel (a thread per core), in the order given.
-    private static func readWhole(_ entries: [SyncFolder.Entry], in directory: String) -> [Result<DeviceImport, SyncExportProblem>] {
-        let results = Locked([Result<DeviceImport, SyncExportProblem>?](repeating: nil, count: entries.count))
-        DispatchQueue.concurrentPerform(iterations: entries.count) { index in
-            let result: Result<DeviceImport, SyncExportProblem>
-            do throws(SyncExportProblem) {
-                let data: Data
-                do {
-                    data = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + entries[index].name))
-                } catch {
-                    throw SyncExportProblem(kind: .damaged, message: "it cannot be read (\(SyncError.reason(error)))", device: nil, label: nil)
+    /// Each file read whole, checked and packed, in parallel, in the order given: a worker per core takes the
+    /// next file until none is left, with one parser for all it takes (its buffers reused, not made again per file).
+    private static func readWhole(_ entries: [SyncFolder.Entry], in directory: String) -> [Result<PackedImport, SyncExportProblem>] {
+        let results = Locked([Result<PackedImport, SyncExportProblem>?](repeating: nil, count: entries.count))
+        let next = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: min(entries.count, ProcessInfo.processInfo.activeProcessorCount)) { _ in
+            let parser = JSONParser()
+            while true {
+                let index = next.withLock { next in
+                    defer { next += 1 }
+                    return next
                 }
-                result = .success(try SyncExport.read(file: data))
-            } catch {
-                result = .failure(error)
+                guard index < entries.count else { return }
+                let result: Result<PackedImport, SyncExportProblem>
+                do throws(SyncExportProblem) {
+                    let data: Data
+                    do {
+                        data = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + entries[index].name))
+                    } catch {
+                        throw SyncExportProblem(kind: .damaged, message: "it cannot be read (\(SyncError.reason(error)))", device: nil, label: nil)
+                    }
+                    result = .success(try SyncExport.readPacked(file: data, parser: parser))
+                } catch {
+                    result = .failure(error)
+                }
+                results.withLock { $0[index] = result }
             }
-            results.withLock { $0[index] = result }
         }
         return results.withLock { $0.map { $0! } }
     }

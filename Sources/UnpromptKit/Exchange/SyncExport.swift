@@ -105,6 +105,7 @@ public enum SyncExport: Sendable {
 
         let perDay = LocalCalendar.quartersPerDay
         let fields = bucketFields(version: version)
+        let keyColumns = keyColumns(fields)
         struct Row {
             let tool: Int64
             let model: Int64
@@ -128,7 +129,7 @@ public enum SyncExport: Sendable {
             json.raw(",\"buckets\":[")
             let rows = entry.buckets.map { item in
                 [item.row.quarter - firstQuarter, item.tool, item.model] + fields.map { item.row[$0] }
-            }.sorted { Self.keyPrecedes($0, $1, fields: fields) }
+            }.sorted { Self.keyPrecedes($0, $1, keyColumns: keyColumns) }
             for (index, row) in rows.enumerated() {
                 if index > 0 { json.byte(",") }
                 json.integers(row)
@@ -166,13 +167,15 @@ public enum SyncExport: Sendable {
         return json.bytes
     }
 
-    /// Whether bucket row `a` (its quarter-hour, tool and model, then `fields`) comes before `b`: by those
-    /// three, then by the key fields, in order.
-    static func keyPrecedes(_ a: [Int64], _ b: [Int64], fields: [BucketField]) -> Bool {
-        for column in 0..<3 where a[column] != b[column] { return a[column] < b[column] }
-        for (offset, field) in fields.enumerated() where field.isKey && a[3 + offset] != b[3 + offset] {
-            return a[3 + offset] < b[3 + offset]
-        }
+    /// The columns of a bucket row (its quarter-hour, tool and model, then `fields`) that order it: those three,
+    /// then the key fields, in order.
+    static func keyColumns(_ fields: [BucketField]) -> [Int] {
+        [0, 1, 2] + fields.indices.filter { fields[$0].isKey }.map { 3 + $0 }
+    }
+
+    /// Whether bucket row `a` comes before `b`, by `keyColumns`.
+    static func keyPrecedes<Row: RandomAccessCollection<Int64>>(_ a: Row, _ b: Row, keyColumns: [Int]) -> Bool where Row.Index == Int {
+        for column in keyColumns where a[column] != b[column] { return a[column] < b[column] }
         return false
     }
 

@@ -21,6 +21,18 @@ public struct SyncExportProblem: Error, Sendable, Equatable {
 extension SyncExport {
     /// Reads an export file: one zstd frame holding the document.
     public static func read(file data: Data) throws(SyncExportProblem) -> DeviceImport {
+        unpacked(try readPacked(file: data))
+    }
+
+    /// Reads the JSON document (`bytes` gains simdjson's padding at its end).
+    public static func decode(document bytes: inout [UInt8]) throws(SyncExportProblem) -> DeviceImport {
+        unpacked(try decodePacked(document: &bytes))
+    }
+
+    /// Reads an export file into the rows the store keeps of it: each day packed straight from the document's
+    /// rows (`DevicePacking.DayPacker`), with no `BucketRow` between.
+    /// `parser` may be reused from one file to the next (not by two threads at once).
+    static func readPacked(file data: Data, parser: JSONParser = JSONParser()) throws(SyncExportProblem) -> PackedImport {
         var bytes: [UInt8]
         do {
             bytes = try Zstd.decompress(data, limit: maxDocumentBytes)
@@ -30,7 +42,7 @@ extension SyncExport {
                 message: error.tooLarge ? "it would be larger than \(maxDocumentBytes >> 20) MB" : "it is cut short or damaged (zstd: \(error.message))",
                 device: nil, label: nil)
         }
-        let export = try decode(document: &bytes)
+        let export = try decodePacked(document: &bytes, parser: parser)
         // A header must say what the document says, and the file be as long as it says.
         if data.starts(with: SyncExportHeader.magic) {
             let header = SyncExportHeader.read(prefix: Array(data.prefix(8 + SyncExportHeader.maxBytes)), fileBytes: data.count)
@@ -44,12 +56,13 @@ extension SyncExport {
         return export
     }
 
-    /// Reads the JSON document (`bytes` gains simdjson's padding at its end).
-    public static func decode(document bytes: inout [UInt8]) throws(SyncExportProblem) -> DeviceImport {
+    static func decodePacked(document bytes: inout [UInt8], parser: JSONParser = JSONParser()) throws(SyncExportProblem)
+        -> PackedImport
+    {
         let count = bytes.count
         bytes += repeatElement(0, count: JSONParser.padding)
-        let result = bytes.withUnsafeBytes { raw -> Result<DeviceImport, SyncExportProblem> in
-            var reader = DocumentReader(parser: JSONParser())
+        let result = bytes.withUnsafeBytes { raw -> Result<PackedImport, SyncExportProblem> in
+            var reader = DocumentReader(parser: parser)
             do throws(SyncExportProblem) {
                 return .success(try reader.read(raw.baseAddress!, count: count))
             } catch {
@@ -57,6 +70,22 @@ extension SyncExport {
             }
         }
         return try result.get()
+    }
+
+    /// The import as its rows: every packed day unpacked again.
+    private static func unpacked(_ packed: PackedImport) -> DeviceImport {
+        var history = DeviceHistory(limits: packed.limits, measuredAt: packed.measuredAt, confirmations: packed.confirmations)
+        for day in packed.days {
+            do {
+                let rows = try DevicePacking.unpackDay(day.blob, day: day.day)
+                history.buckets += rows.buckets
+                history.activity += rows.activity
+            } catch {
+                preconditionFailure("a day packed just now unpacks")
+            }
+        }
+        return DeviceImport(
+            device: packed.device, label: packed.label, sequence: packed.sequence, exportedAt: packed.exportedAt, history: history)
     }
 }
 
@@ -77,7 +106,7 @@ private struct DocumentReader {
         SyncExportProblem(kind: kind, message: message, device: device, label: label)
     }
 
-    mutating func read(_ base: UnsafeRawPointer, count: Int) throws(SyncExportProblem) -> DeviceImport {
+    mutating func read(_ base: UnsafeRawPointer, count: Int) throws(SyncExportProblem) -> PackedImport {
         let root: JSONRef
         do {
             root = try parser.parse(base, count: count)
@@ -123,15 +152,16 @@ private struct DocumentReader {
         let tools = try strings(fields["tools"]!, "tools")
         let models = try strings(fields["models"]!, "models")
         let windows = try strings(fields["windows"]!, "windows")
-        var history = try days(fields["days"]!, tools: tools, models: models, bucketFields: SyncExport.bucketFields(version: version))
-        history.measuredAt = measuredAt
-        history.limits = try limits(fields["limits"]!, tools: tools, windows: windows)
-        let confirmations = SyncConfirmationReader(parser: parser, problem: { [device, label] message in
+        let (days, tokens) = try days(fields["days"]!, tools: tools, models: models, bucketFields: SyncExport.bucketFields(version: version))
+        let limits = try limits(fields["limits"]!, tools: tools, windows: windows)
+        let reader = SyncConfirmationReader(parser: parser, problem: { [device, label] message in
             SyncExportProblem(kind: .damaged, message: message, device: device, label: label)
         })
-        history.confirmations = try confirmations.read(fields["confirmations"]!)
-        if version == 1, !history.confirmations.isEmpty { throw problem("its confirmations are not an empty list (export version 1)") }
-        return DeviceImport(device: device, label: label, sequence: sequence, exportedAt: exportedAt, history: history)
+        let confirmations = try reader.read(fields["confirmations"]!)
+        if version == 1, !confirmations.isEmpty { throw problem("its confirmations are not an empty list (export version 1)") }
+        return PackedImport(
+            device: device, label: label, sequence: sequence, exportedAt: exportedAt, measuredAt: measuredAt, days: days, limits: limits,
+            confirmations: confirmations, tokens: tokens)
     }
 
     private func string(_ ref: JSONRef) -> String? {
@@ -156,18 +186,42 @@ private struct DocumentReader {
         return result
     }
 
+    /// The days, each packed as it is read, and their tokens.
     private func days(_ ref: JSONRef, tools: [String], models: [String], bucketFields: [BucketField]) throws(SyncExportProblem)
-        -> DeviceHistory
+        -> (days: [PackedImport.Day], tokens: Int64)
     {
         guard case .array = parser.value(of: ref) else { throw problem("its days are not a list") }
-        var history = DeviceHistory()
+        // The packer numbers distinct strings: a tool and a model of the same name are one string.
+        var names: [String] = []
+        var ids: [String: Int] = [:]
+        func id(_ text: String) -> Int {
+            if let known = ids[text] { return known }
+            ids[text] = names.count
+            names.append(text)
+            return names.count - 1
+        }
+        let toolIDs = tools.map(id)
+        let modelIDs = models.map(id)
+        var packer = DevicePacking.DayPacker(names: names)
+        var days: [PackedImport.Day] = []
+        var tokens: Int64 = 0
         var previousDay: Int64?
         let perDay = LocalCalendar.quartersPerDay
         let width = 3 + bucketFields.count
         let events = 3 + bucketFields.firstIndex(of: .events)!
         let estimated = 3 + bucketFields.firstIndex(of: .estimatedEvents)!
-        // One row's values, reused for every row.
-        var v = [Int64](repeating: 0, count: width)
+        let keyColumns = SyncExport.keyColumns(bucketFields)
+        // One row's values and the row before it (swapped, never copied), and every field of the row by raw
+        // value: buffers of their own, written in place for each of a year's rows.
+        var v = UnsafeMutableBufferPointer<Int64>.allocate(capacity: width)
+        var previous = UnsafeMutableBufferPointer<Int64>.allocate(capacity: width)
+        let values = UnsafeMutableBufferPointer<Int64>.allocate(capacity: BucketField.allCases.count)
+        for buffer in [v, previous, values] { buffer.initialize(repeating: 0) }
+        defer {
+            v.deallocate()
+            previous.deallocate()
+            values.deallocate()
+        }
         for entry in parser.elements(of: ref) {
             guard case .object = parser.value(of: entry) else { throw problem("a day is not an object") }
             let fields = parser.entries(of: entry)
@@ -178,48 +232,48 @@ private struct DocumentReader {
             guard let day = integer(node["day"]!), abs(day) < 10_000_000 else { throw problem("a day's number is not a day") }
             guard previousDay.map({ $0 < day }) ?? true else { throw problem("its days are not in order, each once") }
             previousDay = day
-            let dayText = CivilDate.dateString(ofDay: day)
             var bad = 0
             guard let rows = parser.readTable(node["buckets"]!, width: width, badRow: &bad) else {
-                throw problem("bucket \(bad + 1) of \(dayText) is not a list of \(width) numbers")
+                throw problem("bucket \(bad + 1) of \(CivilDate.dateString(ofDay: day)) is not a list of \(width) numbers")
             }
-            let firstQuarter = day * perDay
-            var previous: [Int64]?
+            packer.start(day: day)
             for row in 0..<rows {
                 for column in 0..<width {
                     guard let value = parser.tableInteger(row * width + column) else {
-                        throw problem("bucket \(row + 1) of \(dayText) holds something other than whole numbers")
+                        throw problem("bucket \(row + 1) of \(CivilDate.dateString(ofDay: day)) holds something other than whole numbers")
                     }
                     v[column] = value
                 }
-                guard (0..<perDay).contains(v[0]), (0..<Int64(tools.count)).contains(v[1]), (0..<Int64(models.count)).contains(v[2]),
-                    zip(bucketFields, v[3...]).allSatisfy({ $0.admits($1) }), v[estimated] <= v[events]
-                else { throw problem("bucket \(row + 1) of \(dayText) holds a value out of its range") }
-                if let previous, !SyncExport.keyPrecedes(previous, v, fields: bucketFields) {
-                    throw problem("the buckets of \(dayText) are not in order, each key once")
+                // A value the row before held in the same field was admitted already.
+                var admitted = (0..<perDay).contains(v[0]) && (0..<Int64(tools.count)).contains(v[1])
+                    && (0..<Int64(models.count)).contains(v[2]) && v[estimated] <= v[events]
+                for (offset, field) in bucketFields.enumerated() where admitted && (row == 0 || v[3 + offset] != previous[3 + offset]) {
+                    admitted = field.admits(v[3 + offset])
                 }
-                previous = v
-                history.buckets.append(
-                    BucketRow(
-                        quarter: firstQuarter + v[0], tool: tools[Int(v[1])], model: models[Int(v[2])], fields: bucketFields,
-                        values: Array(v[3...])))
+                guard admitted else { throw problem("bucket \(row + 1) of \(CivilDate.dateString(ofDay: day)) holds a value out of its range") }
+                if row > 0, !SyncExport.keyPrecedes(previous, v, keyColumns: keyColumns) {
+                    throw problem("the buckets of \(CivilDate.dateString(ofDay: day)) are not in order, each key once")
+                }
+                for (offset, field) in bucketFields.enumerated() { values[field.rawValue] = v[3 + offset] }
+                packer.bucket(offset: v[0], tool: toolIDs[Int(v[1])], model: modelIDs[Int(v[2])], values: UnsafeBufferPointer(values))
+                swap(&v, &previous)
             }
             guard let quarters = parser.readTable(node["activity"]!, width: 3, badRow: &bad) else {
-                throw problem("activity \(bad + 1) of \(dayText) is not a list of 3 numbers")
+                throw problem("activity \(bad + 1) of \(CivilDate.dateString(ofDay: day)) is not a list of 3 numbers")
             }
             var previousQuarter: Int64 = -1
             for row in 0..<quarters {
                 guard let offset = parser.tableInteger(row * 3), let first = parser.tableInteger(row * 3 + 1),
                     let last = parser.tableInteger(row * 3 + 2), offset > previousQuarter, offset < perDay, first >= 0,
                     first <= last, last < Bucket.quarterMilliseconds
-                else { throw problem("activity \(row + 1) of \(dayText) is out of its range or order") }
+                else { throw problem("activity \(row + 1) of \(CivilDate.dateString(ofDay: day)) is out of its range or order") }
                 previousQuarter = offset
-                let quarter = firstQuarter + offset
-                let start = quarter * Bucket.quarterMilliseconds
-                history.activity.append(ActivityQuarter(quarter: quarter, first: start + first, last: start + last))
+                packer.activity(offset: offset, first: first, last: last)
             }
+            tokens = tokens.saturatingAdd(packer.tokens)
+            if let packed = packer.finish() { days.append(packed) }
         }
-        return history
+        return (days, tokens)
     }
 
     private func limits(_ ref: JSONRef, tools: [String], windows: [String]) throws(SyncExportProblem) -> [LimitSample] {

@@ -13,14 +13,16 @@ enum DevicePacking {
     static let seriesVersion: UInt64 = 1
     static let dayVersion: UInt64 = 2
 
-    /// `imported`'s rows of `sync_days` and `sync_limits`, and its tokens. Its buckets come in the store's order
-    /// (an export's reader gives them so) and are sorted only when they do not.
+    /// `imported`, packed: its rows of `sync_days`, its tokens. Its buckets come in the store's order (an
+    /// export's reader gives them so) and are sorted only when they do not.
     static func pack(_ imported: DeviceImport) -> PackedImport {
         let perDay = LocalCalendar.quartersPerDay
         var buckets = imported.history.buckets
         if zip(buckets, buckets.dropFirst()).contains(where: { DeviceMerge.precedes($1, $0) }) { buckets.sort(by: DeviceMerge.precedes) }
         var activity = imported.history.activity
         if zip(activity, activity.dropFirst()).contains(where: { $1.quarter < $0.quarter }) { activity.sort { $0.quarter < $1.quarter } }
+        let (names, ids) = strings(of: buckets)
+        var packer = DayPacker(names: names)
         var days: [PackedImport.Day] = []
         var tokens: Int64 = 0
         var b = 0
@@ -31,57 +33,155 @@ enum DevicePacking {
                 a < activity.count ? CivilDate.floorDivide(activity[a].quarter, perDay) : Int64.max)
             let end = (day + 1) * perDay
             let firstBucket = b
-            while b < buckets.count, buckets[b].quarter < end {
-                tokens = tokens.saturatingAdd(buckets[b].counts.total)
-                b += 1
-            }
+            while b < buckets.count, buckets[b].quarter < end { b += 1 }
             let firstActive = a
             while a < activity.count, activity[a].quarter < end { a += 1 }
-            let rows = Array(buckets[firstBucket..<b])
-            let quarters = Array(activity[firstActive..<a])
-            days.append(
-                PackedImport.Day(
-                    day: day, firstQuarter: rows.first?.quarter, lastActivity: quarters.map(\.last).max(),
-                    blob: packDay(day, buckets: rows, activity: quarters)))
+            fill(&packer, day: day, buckets: buckets[firstBucket..<b], activity: activity[firstActive..<a], ids: ids)
+            tokens = tokens.saturatingAdd(packer.tokens)
+            if let packed = packer.finish() { days.append(packed) }
         }
+        return PackedImport(
+            device: imported.device, label: imported.label, sequence: imported.sequence, exportedAt: imported.exportedAt,
+            measuredAt: imported.history.measuredAt, days: days, limits: imported.history.limits,
+            confirmations: imported.history.confirmations, tokens: tokens)
+    }
+
+    /// The store's rows of `sync_limits` of `samples`: one series per tool and window.
+    static func series(_ samples: [LimitSample]) -> [PackedImport.Series] {
         var series: [String: [LimitSample]] = [:]
-        for sample in imported.history.limits { series[sample.tool + "\u{1F}" + sample.window, default: []].append(sample) }
-        let packedSeries = series.keys.sorted().map { key in
+        for sample in samples { series[sample.tool + "\u{1F}" + sample.window, default: []].append(sample) }
+        return series.keys.sorted().map { key in
             let samples = series[key]!.sorted { $0.time < $1.time }
             return PackedImport.Series(tool: samples[0].tool, window: samples[0].window, blob: packSeries(samples))
         }
-        return PackedImport(days: days, series: packedSeries, tokens: tokens)
     }
 
+    /// One day's blob of `buckets` and `activity` (in the store's order).
     static func packDay(_ day: Int64, buckets: [BucketRow], activity: [ActivityQuarter]) -> Data {
-        var writer = Writer()
-        writer.unsigned(dayVersion)
-        var strings: [String: UInt64] = [:]
-        var order: [String] = []
+        let (names, ids) = strings(of: buckets)
+        var packer = DayPacker(names: names)
+        fill(&packer, day: day, buckets: buckets[...], activity: activity[...], ids: ids)
+        return Data(packer.blob())
+    }
+
+    /// The distinct strings of `buckets` (tools and models), numbered in order of appearance.
+    private static func strings(of buckets: [BucketRow]) -> (names: [String], ids: [String: Int]) {
+        var names: [String] = []
+        var ids: [String: Int] = [:]
         for row in buckets {
-            for text in [row.tool, row.model] where strings[text] == nil {
-                strings[text] = UInt64(order.count)
-                order.append(text)
+            for text in [row.tool, row.model] where ids[text] == nil {
+                ids[text] = names.count
+                names.append(text)
             }
         }
-        writer.unsigned(UInt64(order.count))
-        for text in order { writer.string(text) }
+        return (names, ids)
+    }
+
+    private static func fill(
+        _ packer: inout DayPacker, day: Int64, buckets: ArraySlice<BucketRow>, activity: ArraySlice<ActivityQuarter>, ids: [String: Int]
+    ) {
         let firstQuarter = day * LocalCalendar.quartersPerDay
-        writer.unsigned(UInt64(buckets.count))
+        packer.start(day: day)
+        var values = [Int64](repeating: 0, count: BucketField.allCases.count)
         for row in buckets {
-            writer.unsigned(UInt64(row.quarter - firstQuarter))
-            writer.unsigned(strings[row.tool]!)
-            writer.unsigned(strings[row.model]!)
-            for field in BucketField.allCases { writer.signed(row[field]) }
+            for field in BucketField.allCases { values[field.rawValue] = row[field] }
+            values.withUnsafeBufferPointer { values in
+                packer.bucket(offset: row.quarter - firstQuarter, tool: ids[row.tool]!, model: ids[row.model]!, values: values)
+            }
         }
-        writer.unsigned(UInt64(activity.count))
         for quarter in activity {
             let start = quarter.quarter * Bucket.quarterMilliseconds
-            writer.unsigned(UInt64(quarter.quarter - firstQuarter))
-            writer.signed(quarter.first - start)
-            writer.signed(quarter.last - start)
+            packer.activity(offset: quarter.quarter - firstQuarter, first: quarter.first - start, last: quarter.last - start)
         }
-        return Data(writer.bytes)
+    }
+
+    /// Packs one UTC day's blob from its rows as they come, in the store's order, without a `BucketRow` between:
+    /// `pack` writes through it, and so does an export's reader straight from the document. The day's strings are
+    /// given as indices into `names` (distinct strings), numbered in the blob in the order they first appear.
+    struct DayPacker {
+        private let names: [String]
+        /// Per name: its number among the day's strings, or -1.
+        private var local: [Int32]
+        private var order: [Int] = []
+        private var rows = Writer()
+        private var quarters = Writer()
+        private var rowCount = 0
+        private var quarterCount = 0
+        private var day: Int64 = 0
+        private var firstQuarter: Int64?
+        private var lastActivity: Int64?
+        /// The tokens of the day's rows so far.
+        private(set) var tokens: Int64 = 0
+
+        init(names: [String]) {
+            self.names = names
+            local = [Int32](repeating: -1, count: names.count)
+        }
+
+        mutating func start(day: Int64) {
+            for id in order { local[id] = -1 }
+            order.removeAll(keepingCapacity: true)
+            rows.bytes.removeAll(keepingCapacity: true)
+            quarters.bytes.removeAll(keepingCapacity: true)
+            rowCount = 0
+            quarterCount = 0
+            self.day = day
+            firstQuarter = nil
+            lastActivity = nil
+            tokens = 0
+        }
+
+        /// A bucket `offset` quarter-hours into the day; `values` holds every `BucketField`, by raw value.
+        mutating func bucket(offset: Int64, tool: Int, model: Int, values: UnsafeBufferPointer<Int64>) {
+            if firstQuarter == nil { firstQuarter = day * LocalCalendar.quartersPerDay + offset }
+            rows.row(UInt64(offset), number(tool), number(model), signed: values)
+            rowCount += 1
+            func value(_ field: BucketField) -> Int64 { values[field.rawValue] }
+            tokens = tokens.saturatingAdd(
+                value(.input).saturatingAdd(value(.cacheRead)).saturatingAdd(value(.cacheWrite5m)).saturatingAdd(value(.cacheWrite1h))
+                    .saturatingAdd(value(.cacheWrite12h)).saturatingAdd(value(.output)))
+        }
+
+        /// An active quarter-hour `offset` into the day, its first and last record in milliseconds into it.
+        mutating func activity(offset: Int64, first: Int64, last: Int64) {
+            quarters.unsigned(UInt64(offset))
+            quarters.signed(first)
+            quarters.signed(last)
+            quarterCount += 1
+            let end = (day * LocalCalendar.quartersPerDay + offset) * Bucket.quarterMilliseconds + last
+            lastActivity = max(lastActivity ?? end, end)
+        }
+
+        private mutating func number(_ id: Int) -> UInt64 {
+            if local[id] < 0 {
+                local[id] = Int32(order.count)
+                order.append(id)
+            }
+            return UInt64(local[id])
+        }
+
+        /// The day's blob.
+        func blob() -> [UInt8] {
+            var head = Writer()
+            head.unsigned(dayVersion)
+            head.unsigned(UInt64(order.count))
+            for id in order { head.string(names[id]) }
+            head.unsigned(UInt64(rowCount))
+            var bytes = head.bytes
+            bytes.reserveCapacity(bytes.count + rows.bytes.count + quarters.bytes.count + 10)
+            bytes += rows.bytes
+            var count = Writer()
+            count.unsigned(UInt64(quarterCount))
+            bytes += count.bytes
+            bytes += quarters.bytes
+            return bytes
+        }
+
+        /// The day's row of `sync_days`, or nil for a day that holds nothing.
+        func finish() -> PackedImport.Day? {
+            guard rowCount > 0 || quarterCount > 0 else { return nil }
+            return PackedImport.Day(day: day, firstQuarter: firstQuarter, lastActivity: lastActivity, blob: Data(blob()))
+        }
     }
 
     /// The day's buckets and activity, as packed; a blob that does not unpack is a damaged store.
@@ -188,7 +288,7 @@ enum DevicePacking {
         StoreError(message: "an imported device's history in the store is damaged; run `unprompt-scan sync` to import it again", busy: false)
     }
 
-    private struct Writer {
+    fileprivate struct Writer {
         var bytes: [UInt8] = []
 
         mutating func unsigned(_ value: UInt64) {
@@ -201,6 +301,28 @@ enum DevicePacking {
         }
 
         mutating func signed(_ value: Int64) { unsigned(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
+
+        /// Three unsigned values, then `values` signed: a bucket row, appended at once.
+        mutating func row(_ a: UInt64, _ b: UInt64, _ c: UInt64, signed values: UnsafeBufferPointer<Int64>) {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10 * (3 + values.count)) { buffer in
+                var position = 0
+                func put(_ value: UInt64) {
+                    var value = value
+                    while value >= 0x80 {
+                        buffer[position] = UInt8(truncatingIfNeeded: value) | 0x80
+                        position += 1
+                        value >>= 7
+                    }
+                    buffer[position] = UInt8(value)
+                    position += 1
+                }
+                put(a)
+                put(b)
+                put(c)
+                for value in values { put(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<position]))
+            }
+        }
 
         mutating func string(_ text: String) {
             unsigned(UInt64(text.utf8.count))
@@ -246,7 +368,7 @@ enum DevicePacking {
     }
 }
 
-/// One device's import as the store's rows: packed, ready to write.
+/// One device's import as the store writes it: its days packed, ready to write.
 struct PackedImport: Sendable {
     struct Day: Sendable {
         let day: Int64
@@ -261,8 +383,15 @@ struct PackedImport: Sendable {
         let blob: Data
     }
 
+    let device: String
+    let label: String
+    let sequence: Int64
+    let exportedAt: Int64
+    let measuredAt: Int64?
     let days: [Day]
-    let series: [Series]
+    /// Packed as the store writes them (`DevicePacking.series`): a few per window.
+    let limits: [LimitSample]
+    let confirmations: [ConfirmationEntry]
     /// All the import's tokens.
     let tokens: Int64
 }

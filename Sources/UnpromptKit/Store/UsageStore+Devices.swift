@@ -179,19 +179,14 @@ extension UsageStore {
     /// Replaces everything imported of `imported.device` with `imported`, and merges its confirmations into this
     /// store's (`merge(confirmations:)`), in one transaction.
     public func replaceImport(_ imported: DeviceImport, importedAt: Int64) throws(StoreError) {
-        try replaceImports([imported], importedAt: importedAt)
+        try replaceImports([DevicePacking.pack(imported)], importedAt: importedAt)
     }
 
-    /// `replaceImport` of every one of `imports`, in one transaction; each is packed first (`DevicePacking.pack`),
-    /// in parallel and off the store's lock.
-    public func replaceImports(_ imports: [DeviceImport], importedAt: Int64) throws(StoreError) {
+    /// `replaceImport` of every one of `imports`, packed already (an export's reader packs as it reads), in
+    /// one transaction.
+    func replaceImports(_ imports: [PackedImport], importedAt: Int64) throws(StoreError) {
         guard !imports.isEmpty else { return }
-        let packed = Locked([PackedImport?](repeating: nil, count: imports.count))
-        DispatchQueue.concurrentPerform(iterations: imports.count) { index in
-            let one = DevicePacking.pack(imports[index])
-            packed.withLock { $0[index] = one }
-        }
-        let all = packed.withLock { $0.map { $0! } }
+        let series = imports.map { DevicePacking.series($0.limits) }
         try locked { database throws(StoreError) in
             try database.transaction { () throws(StoreError) in
                 let deleteDays = try database.prepare("DELETE FROM sync_days WHERE device = ?1")
@@ -199,23 +194,23 @@ extension UsageStore {
                 let day = try database.prepare("INSERT INTO sync_days VALUES (?1, ?2, ?3, ?4, ?5)")
                 let limit = try database.prepare("INSERT INTO sync_limits VALUES (?1, ?2, ?3, ?4)")
                 let row = try database.prepare("INSERT OR REPLACE INTO sync_devices VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
-                for (imported, packed) in zip(imports, all) {
+                for (imported, series) in zip(imports, series) {
                     let device = SQLValue.text(imported.device)
                     try deleteDays.run([device])
                     try deleteLimits.run([device])
-                    for entry in packed.days {
+                    for entry in imported.days {
                         try day.run([
                             device, .integer(entry.day), SQLValue(entry.firstQuarter), SQLValue(entry.lastActivity), .blob(entry.blob),
                         ])
                     }
-                    for series in packed.series {
-                        try limit.run([device, .text(series.tool), .text(series.window), .blob(series.blob)])
+                    for one in series {
+                        try limit.run([device, .text(one.tool), .text(one.window), .blob(one.blob)])
                     }
                     try row.run([
                         device, .text(imported.label), .integer(imported.sequence), .integer(imported.exportedAt),
-                        SQLValue(imported.history.measuredAt), .integer(importedAt), .integer(packed.tokens),
+                        SQLValue(imported.measuredAt), .integer(importedAt), .integer(imported.tokens),
                     ])
-                    _ = try Self.merge(imported.history.confirmations, database)
+                    _ = try Self.merge(imported.confirmations, database)
                 }
             }
         }

@@ -10,7 +10,7 @@ import Foundation
 public final class UsageStore: Sendable {
     public static let schemaVersion: Int64 = 9
 
-    private let connection: Locked<Database>
+    private let connection: Locked<Connection>
     public let path: String
 
     /// The default location: `${XDG_DATA_HOME:-~/.local/share}/unprompt/usage.sqlite` on Linux,
@@ -95,7 +95,7 @@ public final class UsageStore: Sendable {
                     : "the store is from an older version (schema \(version)): run a scan once to upgrade it",
                 busy: false)
         }
-        connection = Locked(database)
+        connection = Locked(Connection(database: database))
     }
 
     /// Migrates a store of an older schema. A step that cannot run on what the file holds (a table of a later
@@ -114,6 +114,23 @@ public final class UsageStore: Sendable {
 
     /// Runs `body` with the connection, which no other thread uses meanwhile.
     func locked<T: Sendable>(_ body: (Database) throws(StoreError) -> T) throws(StoreError) -> T {
-        try connection.withLock { (database: inout Database) throws(StoreError) -> T in try body(database) }
+        try connection.withLock { (connection: inout Connection) throws(StoreError) -> T in try body(connection.database) }
+    }
+
+    /// Runs `body` with the connection and the state of the scan that holds the store's lock, if any.
+    func lockedConnection<T: Sendable>(_ body: (inout Connection) throws(StoreError) -> T) throws(StoreError) -> T {
+        try connection.withLock { (connection: inout Connection) throws(StoreError) -> T in try body(&connection) }
+    }
+
+    /// The SQLite connection, and what holds while a scan through it has the store's lock (`lockForScan`).
+    struct Connection {
+        let database: Database
+        /// Whether a scan holds the store's lock: its commits then share a transaction (`commit(_:)`).
+        var scanning = false
+        /// When the scan's open transaction began (`DispatchTime` nanoseconds); nil when none is open.
+        var transactionStarted: UInt64?
+        /// A superset of the identities and aliases stored, when the scan began on a store holding none
+        /// (`StoredKeyFilter`); nil: nothing is known, every key is looked up.
+        var storedKeys: StoredKeyFilter?
     }
 }

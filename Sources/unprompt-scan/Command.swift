@@ -180,6 +180,11 @@ extension Command {
             options: [.store, .config, .json],
             run: { c throws(UsageError) in try DevicesCommand.run(c.arguments, catalog: c.catalog, environment: c.environment) }),
         Command(
+            words: ["check"],
+            abstract: "SQLite's full check of every page of the store, and of its sums: says what is damaged, changes nothing",
+            options: [.store, .json],
+            run: { c throws(UsageError) in try CheckCommand.run(c.arguments, environment: c.environment) }),
+        Command(
             words: ["share"],
             abstract: "scan, then a share code of today (or this month): your chosen name and your tokens or only your trend, drawn as a QR code",
             options: [.period, .what, .svg, .dir, .tz, .noScan, .store, .config, .readersDir, .json],

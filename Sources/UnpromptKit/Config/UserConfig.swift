@@ -40,13 +40,7 @@ public struct UserConfig: Sendable, Equatable {
     /// The settings in `path`; none when the file does not exist.
     public static func load(path: String) throws(DescriptorError) -> UserConfig {
         guard FileManager.default.fileExists(atPath: path) else { return UserConfig() }
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw DescriptorError(file: path, mark: SourceMark(line: 1, column: 1), message: "cannot read the file as UTF-8 text")
-        }
-        return try parse(text, file: path)
+        return try parse(try DescriptorLoader.readText(path), file: path)
     }
 
     /// The settings file's keys.

@@ -39,12 +39,18 @@ public enum DescriptorLoader: Sendable {
         return try DescriptorDecoder(file: file, expectedID: expectedID, log: nil, blocks: blocks).statusLine(root)
     }
 
+    /// The text of a descriptor or settings file, or an error at its start that says why not: a missing file,
+    /// a directory, a file that cannot be read, or bytes that are not UTF-8 are four different mistakes.
     static func readText(_ path: String) throws(DescriptorError) -> String {
-        do {
-            return try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw DescriptorError(file: path, mark: SourceMark(line: 1, column: 1), message: "cannot read the file as UTF-8 text")
+        func failure(_ message: String) -> DescriptorError {
+            DescriptorError(file: path, mark: SourceMark(line: 1, column: 1), message: message)
         }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw failure("no such file") }
+        guard !isDirectory.boolValue else { throw failure("a directory, not a file") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw failure("the file cannot be read") }
+        guard let text = String(validating: data, as: UTF8.self) else { throw failure("the file is not UTF-8 text") }
+        return text
     }
 }
 

@@ -22,13 +22,16 @@ public struct ScanStep: Sendable {
     }
 
     /// Scans `descriptors` into `store`, then records `now`, when it started, as when the store was last measured.
+    /// A store whose pages are found damaged (checked once a day) is refused before anything is written.
     public func run(_ store: UsageStore, _ descriptors: [Descriptor], now: Int64) throws(StoreError) -> ScanReport {
+        try store.refuseDamagedPagesWhenDue(now: now)
         let report = try scan(store, descriptors)
         try store.recordMeasurement(at: now)
         return report
     }
 
-    /// Scans `descriptors` into `store`, recording no measurement (a watch round records one for all of them).
+    /// Scans `descriptors` into `store`, recording no measurement and checking no page (a watch round does both
+    /// once for all of them).
     public func scan(_ store: UsageStore, _ descriptors: [Descriptor]) throws(StoreError) -> ScanReport {
         try scanner(store).scan(descriptors, progress: progress())
     }

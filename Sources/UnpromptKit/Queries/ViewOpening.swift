@@ -84,7 +84,9 @@ extension UsageQueries {
                 report = try step.run(opened, descriptors, now: request.now)
                 store = opened
             } else if request.writable {
-                store = try UsageStore(path: request.storePath)
+                let opened = try UsageStore(path: request.storePath)
+                try opened.refuseDamagedPagesWhenDue(now: request.now)
+                store = opened
             } else {
                 store = FileManager.default.fileExists(atPath: request.storePath)
                     ? try UsageStore(path: request.storePath, readOnly: true) : nil

@@ -1,7 +1,8 @@
 /// The rounds of `watch` (`WatchLoop`): each an incremental scan of every descriptor, one at a time, so a stop
 /// request waits for one descriptor's scan at most, and the events counted are known per tool.
 ///
-/// A round that scanned every descriptor records its start as when the store was last measured (the live
+/// A round first has the store's pages checked when a check is due (`UsageStore.refuseDamagedPagesWhenDue`): a
+/// damaged store ends the watch before anything is written. A round that scanned every descriptor records its start as when the store was last measured (the live
 /// estimate's `measuredAt`, as after any scan). A problem is reported in the round it appears, not in every
 /// round while it lasts.
 public struct WatchScan {
@@ -58,6 +59,12 @@ public struct WatchScan {
         var problems: [Problem] = []
         var errors: [StoreError] = []
         var complete = true
+        do {
+            try store.refuseDamagedPagesWhenDue(now: started)
+        } catch {
+            return Round(
+                counted: [], sourcesRead: 0, newProblems: [], storeErrors: [error], fatal: !error.busy, finishedAt: clock())
+        }
         for descriptor in descriptors {
             if stopRequested() {
                 complete = false

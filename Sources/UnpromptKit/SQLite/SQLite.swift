@@ -5,10 +5,13 @@ internal import CSQLite
 public struct StoreError: Error, Sendable, CustomStringConvertible {
     public let message: String
     public let busy: Bool
+    /// SQLite found the file damaged (`SQLITE_CORRUPT`, `SQLITE_NOTADB`) while it read or wrote it.
+    public let damaged: Bool
 
-    public init(message: String, busy: Bool) {
+    public init(message: String, busy: Bool, damaged: Bool = false) {
         self.message = message
         self.busy = busy
+        self.damaged = damaged
     }
 
     public var description: String { message }
@@ -123,8 +126,13 @@ final class Database {
     var changes: Int { Int(sqlite3_changes(handle)) }
 
     fileprivate func failure(_ code: Int32) -> StoreError {
-        StoreError(message: Self.saying(code, String(cString: sqlite3_errmsg(handle))), busy: isBusy(code))
+        StoreError(
+            message: Self.saying(code, String(cString: sqlite3_errmsg(handle))), busy: isBusy(code),
+            damaged: code & 0xFF == SQLITE_CORRUPT || code & 0xFF == SQLITE_NOTADB)
     }
+
+    /// No transaction is open (SQLite's autocommit mode).
+    var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 
     /// SQLite's message, with a full disk said plainly: its own words ("database or disk is full") read as
     /// if the database might be at fault.

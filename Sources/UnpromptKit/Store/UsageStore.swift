@@ -112,14 +112,25 @@ public final class UsageStore: Sendable {
         }
     }
 
-    /// Runs `body` with the connection, which no other thread uses meanwhile.
+    /// Runs `body` with the connection, which no other thread uses meanwhile. Damage SQLite meets on the way is
+    /// said as the store's, and makes the page check due again (`refuseDamagedPagesWhenDue`): the next command
+    /// that would write checks every page first, and refuses a damaged store.
     func locked<T: Sendable>(_ body: (Database) throws(StoreError) -> T) throws(StoreError) -> T {
-        try connection.withLock { (connection: inout Connection) throws(StoreError) -> T in try body(connection.database) }
+        try lockedConnection { (connection: inout Connection) throws(StoreError) -> T in try body(connection.database) }
     }
 
     /// Runs `body` with the connection and the state of the scan that holds the store's lock, if any.
     func lockedConnection<T: Sendable>(_ body: (inout Connection) throws(StoreError) -> T) throws(StoreError) -> T {
-        try connection.withLock { (connection: inout Connection) throws(StoreError) -> T in try body(&connection) }
+        try connection.withLock { (connection: inout Connection) throws(StoreError) -> T in
+            do throws(StoreError) {
+                return try body(&connection)
+            } catch {
+                guard error.damaged else { throw error }
+                let database = connection.database
+                if database.isAutocommit { try? database.execute("DELETE FROM settings WHERE key = 'pages_checked_at'") }
+                throw Self.damaged(error.message)
+            }
+        }
     }
 
     /// The SQLite connection, and what holds while a scan through it has the store's lock (`lockForScan`).

@@ -75,4 +75,21 @@ final class WatchScanTests {
         let next = scan.round { false }
         #expect(next.counted == [WatchScan.Count(tool: "claude-code", events: 1)])
     }
+
+    @Test func aStoreFoundDamagedByTheDailyPageCheckEndsTheWatchBeforeAnythingIsWritten() throws {
+        var time: Int64 = 1_000
+        var scan = try scan { time }
+        #expect(!scan.round { false }.fatal)
+        try StoreDamage.breakFirstPage(of: "identities", store: scan.store.path)
+        time += UsageStore.pageCheckInterval - 1
+        let withinADay = scan.round { false }
+        #expect(!withinADay.fatal && withinADay.storeErrors.isEmpty, "no check is due yet, and nothing new reads the damaged page: \(withinADay.storeErrors)")
+
+        try appendLine("W4")
+        time += UsageStore.pageCheckInterval
+        let due = scan.round { false }
+        #expect(due.fatal && due.events == 0 && due.sourcesRead == 0)
+        #expect(due.storeErrors.map(\.message).first?.contains("the store is damaged (SQLite's check of its pages:") == true)
+        #expect(try scan.store.measuredAt() != time, "a refused round is no measurement")
+    }
 }

@@ -11,19 +11,13 @@ extension UsageStore: ScanLedger {
 
     /// The store's lock: one scan at a time per store, across processes (`StoreLock`). Until it is released,
     /// this connection is the store's only writer: the scan's commits share one transaction, committed at most
-    /// once a second (`commit(_:)`), and a store that holds no identity and no alias when the lock is taken
+    /// once a second (`commit(_:)`), and a store that holds no identity and no alias at its first commit
     /// holds only what this scan writes, so its commits look up only the keys they may have written
     /// (`StoredKeyFilter`).
     public func lockForScan() throws(StoreError) -> ScanLease {
         let lock = try StoreLock(storePath: path)
         do {
-            try lockedConnection { connection throws(StoreError) in
-                let empty = try connection.database.prepare(
-                    "SELECT NOT EXISTS (SELECT 1 FROM identities) AND NOT EXISTS (SELECT 1 FROM aliases)"
-                ).rows().first?.int(0) == 1
-                connection.storedKeys = empty ? StoredKeyFilter() : nil
-                connection.scanning = true
-            }
+            try lockedConnection { connection throws(StoreError) in connection.scanning = true }
         } catch {
             lock.release()
             throw error
@@ -35,6 +29,7 @@ extension UsageStore: ScanLedger {
                 if connection.transactionStarted != nil { try? connection.database.execute("ROLLBACK") }
                 connection.transactionStarted = nil
                 connection.scanning = false
+                connection.keysChecked = false
                 connection.storedKeys = nil
             }
             lock.release()
@@ -99,6 +94,14 @@ extension UsageStore: ScanLedger {
                 connection.transactionStarted = DispatchTime.now().uptimeNanoseconds
             }
             do throws(StoreError) {
+                // Asked at the scan's first commit, not when it begins: a rescan with nothing new reads no identity.
+                if !connection.keysChecked {
+                    connection.keysChecked = true
+                    let empty = try database.prepare(
+                        "SELECT NOT EXISTS (SELECT 1 FROM identities) AND NOT EXISTS (SELECT 1 FROM aliases)"
+                    ).rows().first?.int(0) == 1
+                    connection.storedKeys = empty ? StoredKeyFilter() : nil
+                }
                 let outcomes = try Self.apply(reads, to: database, storedKeys: &connection.storedKeys)
                 let age = DispatchTime.now().uptimeNanoseconds - (connection.transactionStarted ?? 0)
                 if Double(age) >= commitGroup.seconds * 1e9 { try Self.commitOpenTransaction(&connection) }

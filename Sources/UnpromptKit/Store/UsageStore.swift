@@ -140,6 +140,8 @@ public final class UsageStore: Sendable {
         var scanning = false
         /// When the scan's open transaction began (`DispatchTime` nanoseconds); nil when none is open.
         var transactionStarted: UInt64?
+        /// Whether the scan has asked if the store holds any identity (at its first commit).
+        var keysChecked = false
         /// A superset of the identities and aliases stored, when the scan began on a store holding none
         /// (`StoredKeyFilter`); nil: nothing is known, every key is looked up.
         var storedKeys: StoredKeyFilter?

@@ -11,6 +11,8 @@ enum LedgerKind: String, CaseIterable, CustomTestStringConvertible {
     case sqlite
     /// The store's ledger through an `IdentityBatch` made for each record: read up front, written back after.
     case batch
+    /// The same over a new store that knows it holds only the keys written through its `StoredKeyFilter`.
+    case filteredBatch
 
     var testDescription: String { rawValue }
 
@@ -27,12 +29,14 @@ enum LedgerKind: String, CaseIterable, CustomTestStringConvertible {
             var deduplicator = Deduplicator(
                 try SQLiteIdentityLedger(database: try Database(path: try Self.freshStorePath(), options: [.readWrite])))
             return Admitter { try deduplicator.admit($0) }
-        case .batch:
-            let stored = try SQLiteIdentityLedger(database: try Database(path: try Self.freshStorePath(), options: [.readWrite]))
+        case .batch, .filteredBatch:
+            var stored = try SQLiteIdentityLedger(
+                database: try Database(path: try Self.freshStorePath(), options: [.readWrite]),
+                storedKeys: self == .filteredBatch ? StoredKeyFilter() : nil)
             return Admitter { event in
                 var deduplicator = Deduplicator(try IdentityBatch(for: [event], from: stored))
                 let admission = deduplicator.admit(event)
-                try deduplicator.ledger.write(to: stored)
+                try deduplicator.ledger.write(to: &stored)
                 return admission
             }
         }

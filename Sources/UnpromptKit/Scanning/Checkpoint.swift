@@ -22,7 +22,7 @@ public struct Checkpoint: Sendable, Equatable {
     ) throws(SourceReadError) {
         let data: Data
         do {
-            data = try JSONEncoder().encode(state)
+            data = state.isEmpty ? Self.emptyStateData : try JSONEncoder().encode(state)
         } catch {
             // A value JSON cannot hold (an infinite watermark read from a database): the read cannot be
             // resumed from, so it is not committed, and the cause is said.
@@ -48,6 +48,10 @@ public struct Checkpoint: Sendable, Equatable {
         self.stateData = stateData
     }
 
+    /// A state holding nothing, as `JSONEncoder` encodes it: what most sources (those without running totals or
+    /// variables) save, encoded once instead of once per source.
+    private static let emptyStateData = (try? JSONEncoder().encode(SourceState())) ?? Data()
+
     /// The reader state to resume with. A state that does not decode is refused, never replaced by an
     /// empty one at the checkpoint's offset: the scanner reads the source from the start instead, and
     /// reports it (`SkipReason.damagedState`).
@@ -58,6 +62,11 @@ public struct Checkpoint: Sendable, Equatable {
             throw SourceReadError(operation: "resuming from the saved reader state", detail: "\(error)")
         }
     }
+}
+
+extension SourceState {
+    /// Nothing saved: no variable, no running total, no watermark.
+    var isEmpty: Bool { variables.isEmpty && baselines.isEmpty && watermark == nil }
 }
 
 extension Checkpoint {

@@ -44,6 +44,8 @@ final class DryRunLedger: ScanLedger {
         tally.withLock { tally in reads.map { tally.commit($0) } }
     }
 
+    func finishCommits() {}
+
     /// A dry run keeps nothing, so it is never a measurement of anything.
     func recordMeasurement(at time: Int64) {}
 

@@ -20,8 +20,12 @@ public protocol ScanLedger<Failure>: Sendable {
     /// Every source's checkpoint, by source key: one query for a whole rescan.
     func allCheckpoints() throws(Failure) -> [String: Checkpoint]
     /// Commits reads in order, each as the contract says; the group in one transaction where the ledger has them
-    /// (a crash loses the whole group, whose sources are then read again).
+    /// (a crash loses the whole group, whose sources are then read again). While the scan's lease is held, a
+    /// ledger may keep that transaction open for later groups until `finishCommits`: a failure or a crash then
+    /// loses everything since its last commit, never part of a read.
     func commit(_ reads: [SourceCommit]) throws(Failure) -> [CommitOutcome]
+    /// Makes every read committed so far durable as a whole; called once the scan's last group is committed.
+    func finishCommits() throws(Failure)
     /// Records that a scan starting at `time` (milliseconds since 1970) has completed: the ledger holds every
     /// readable record up to then (the live estimate's `measuredAt`).
     func recordMeasurement(at time: Int64) throws(Failure)

@@ -108,6 +108,7 @@ public struct Scanner: Sendable {
         }
         try ReadPass(ledger: ledger, timeZone: timeZone, workers: workers)
             .run(work, numberedFrom: 0, into: &report, progress: progress)
+        try ledger.finishCommits()
         return report
     }
 }

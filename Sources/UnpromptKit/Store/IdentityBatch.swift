@@ -40,7 +40,7 @@ struct IdentityBatch: IdentityLedger {
     }
 
     /// Writes what the group changed, in key order.
-    func write(to store: SQLiteIdentityLedger) throws(StoreError) {
+    func write(to store: inout SQLiteIdentityLedger) throws(StoreError) {
         for (identity, index) in identities.filter({ $0.value >= 0 && heldChanged[$0.value] })
             .sorted(by: { Identity.storeOrder($0.key, $1.key) })
         {

@@ -3,7 +3,8 @@
 ///
 /// An identity taken by a `first` record is a row with `keep = 0` and no contribution; one kept by a `last`
 /// or `largest` record (`keep = 1`) holds what it contributed, so a later, larger copy can take it away exactly.
-/// Its statements are prepared once, when it is made: a commit runs them for every record.
+/// Its statements are prepared once, when it is made: a commit runs them for every record. With `storedKeys`
+/// (a scan that began on a store holding no key) a key never written is known to be absent without a lookup.
 struct SQLiteIdentityLedger: IdentityLedger {
     typealias Failure = StoreError
 
@@ -13,9 +14,12 @@ struct SQLiteIdentityLedger: IdentityLedger {
     private let keepStatement: Statement
     private let aliasStatement: Statement
     private let registerStatement: Statement
+    /// A superset of the keys stored, when known: every key written goes into it.
+    private(set) var storedKeys: StoredKeyFilter?
 
-    init(database: Database) throws(StoreError) {
+    init(database: Database, storedKeys: StoredKeyFilter? = nil) throws(StoreError) {
         self.database = database
+        self.storedKeys = storedKeys
         claimStatement = try database.prepare("INSERT INTO identities (high, low, keep) VALUES (?1, ?2, 0) ON CONFLICT DO NOTHING")
         entryStatement = try database.prepare(
             """
@@ -36,12 +40,14 @@ struct SQLiteIdentityLedger: IdentityLedger {
         registerStatement = try database.prepare("INSERT INTO aliases VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING")
     }
 
-    func claim(_ identity: Identity) throws(StoreError) -> Bool {
+    mutating func claim(_ identity: Identity) throws(StoreError) -> Bool {
+        storedKeys?.insert(identity)
         try claimStatement.run(Self.values(identity))
         return database.changes == 1
     }
 
     func entry(_ identity: Identity) throws(StoreError) -> LedgerEntry? {
+        if storedKeys?.mayContain(identity) == false { return nil }
         guard let row = try entryStatement.rows(Self.values(identity)).first else { return nil }
         guard row.int(0) == 1, let quarter = row.int(1), let tool = row.text(2), let model = row.text(3) else {
             return .claimed
@@ -61,7 +67,8 @@ struct SQLiteIdentityLedger: IdentityLedger {
         return .kept(Contribution(key: key, delta: delta))
     }
 
-    func keep(_ contribution: Contribution, for identity: Identity) throws(StoreError) {
+    mutating func keep(_ contribution: Contribution, for identity: Identity) throws(StoreError) {
+        storedKeys?.insert(identity)
         let key = contribution.key
         let delta = contribution.delta
         let c = delta.counts
@@ -77,13 +84,15 @@ struct SQLiteIdentityLedger: IdentityLedger {
     }
 
     func alias(_ alias: Identity) throws(StoreError) -> AliasRegistration? {
-        try aliasStatement.rows(Self.values(alias)).first.map { row in
+        if storedKeys?.mayContain(alias) == false { return nil }
+        return try aliasStatement.rows(Self.values(alias)).first.map { row in
             guard let high = row.int(0), let low = row.int(1) else { return AliasRegistration(owner: nil) }
             return AliasRegistration(owner: Identity(high: UInt64(bitPattern: high), low: UInt64(bitPattern: low)))
         }
     }
 
-    func register(_ alias: Identity, owner: Identity?) throws(StoreError) {
+    mutating func register(_ alias: Identity, owner: Identity?) throws(StoreError) {
+        storedKeys?.insert(alias)
         try registerStatement.run(Self.values(alias) + (owner.map(Self.values) ?? [.null, .null]))
     }
 

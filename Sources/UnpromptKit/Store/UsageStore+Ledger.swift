@@ -5,15 +5,40 @@ extension UsageStore: ScanLedger {
     public typealias Failure = StoreError
 
     public var keepsCheckpoints: Bool { true }
-    /// A crash loses at most one group, which the next scan reads again. Each commit rewrites the pages of the
-    /// identities it changed, which for a large history is most of them: few, large groups keep those writes in
-    /// proportion to the history, while the events a group holds stay a few megabytes.
+    /// Groups are kept to a few megabytes of events; what bounds the writes is how often a transaction
+    /// commits (see `commit(_:)`), at most once a `seconds`.
     public var commitGroup: CommitGroup { CommitGroup(reads: 4096, events: 8192, seconds: 1) }
 
-    /// The store's lock: one scan at a time per store, across processes (`StoreLock`).
+    /// The store's lock: one scan at a time per store, across processes (`StoreLock`). Until it is released,
+    /// this connection is the store's only writer: the scan's commits share one transaction, committed at most
+    /// once a second (`commit(_:)`), and a store that holds no identity and no alias at its first commit
+    /// holds only what this scan writes, so its commits look up only the keys they may have written
+    /// (`StoredKeyFilter`).
     public func lockForScan() throws(StoreError) -> ScanLease {
         let lock = try StoreLock(storePath: path)
-        return ScanLease { lock.release() }
+        do {
+            try lockedConnection { connection throws(StoreError) in connection.scanning = true }
+        } catch {
+            lock.release()
+            throw error
+        }
+        return ScanLease { [self] in
+            // A transaction still open here is a failed scan's (`finishCommits` was not reached): it is not
+            // kept. Once the lock is released another process may write, so nothing is known any more.
+            try? lockedConnection { connection throws(StoreError) in
+                if connection.transactionStarted != nil { try? connection.database.execute("ROLLBACK") }
+                connection.transactionStarted = nil
+                connection.scanning = false
+                connection.keysChecked = false
+                connection.storedKeys = nil
+            }
+            lock.release()
+        }
+    }
+
+    /// Commits the scan's open transaction, if any.
+    public func finishCommits() throws(StoreError) {
+        try lockedConnection { connection throws(StoreError) in try Self.commitOpenTransaction(&connection) }
     }
 
     public func checkpoint(for sourceKey: String) throws(StoreError) -> Checkpoint? {
@@ -44,19 +69,67 @@ extension UsageStore: ScanLedger {
     /// Stores sources' reads in one transaction, each whole: its events (each identity counted once across
     /// every source ever read), the activity of all of them (duplicates included: see `Episodes`), its limit
     /// samples and its new checkpoint. A read whose `expected` checkpoint is not the one stored (another scan
-    /// moved it) writes nothing (`applied` is false). A group costs one write of the journal instead of one per
-    /// source; a crash loses the whole group, whose sources are then read again.
+    /// moved it) writes nothing (`applied` is false); a crash loses the whole transaction, whose sources are then
+    /// read again.
     ///
     /// The group's identities are looked up, and written back, in key order (`IdentityBatch`): each page of the
     /// identities' B-tree is then visited once per group rather than once per record, and a commit rewrites only
     /// the pages it changed.
+    ///
+    /// Outside a scan each call is one transaction. During one (`lockForScan`), calls share a transaction,
+    /// committed once it is a second old and by `finishCommits`: each commit of a random identity rewrites its
+    /// B-tree page, so committing by time keeps the pages written in proportion to the history instead of to
+    /// the number of groups times the size of the store. A failure rolls back everything since the last
+    /// commit (the scan then fails, and its sources are read again by the next one), as a crash does.
     public func commit(_ reads: [SourceCommit]) throws(StoreError) -> [CommitOutcome] {
-        try locked { database throws(StoreError) in
-            try database.transaction { () throws(StoreError) -> [CommitOutcome] in try Self.apply(reads, to: database) }
+        try lockedConnection { connection throws(StoreError) in
+            let database = connection.database
+            guard connection.scanning else {
+                return try database.transaction { () throws(StoreError) -> [CommitOutcome] in
+                    try Self.apply(reads, to: database, storedKeys: &connection.storedKeys)
+                }
+            }
+            if connection.transactionStarted == nil {
+                try database.execute("BEGIN IMMEDIATE")
+                connection.transactionStarted = DispatchTime.now().uptimeNanoseconds
+            }
+            do throws(StoreError) {
+                // Asked at the scan's first commit, not when it begins: a rescan with nothing new reads no identity.
+                if !connection.keysChecked {
+                    connection.keysChecked = true
+                    let empty = try database.prepare(
+                        "SELECT NOT EXISTS (SELECT 1 FROM identities) AND NOT EXISTS (SELECT 1 FROM aliases)"
+                    ).rows().first?.int(0) == 1
+                    connection.storedKeys = empty ? StoredKeyFilter() : nil
+                }
+                let outcomes = try Self.apply(reads, to: database, storedKeys: &connection.storedKeys)
+                let age = DispatchTime.now().uptimeNanoseconds - (connection.transactionStarted ?? 0)
+                if Double(age) >= commitGroup.seconds * 1e9 { try Self.commitOpenTransaction(&connection) }
+                return outcomes
+            } catch {
+                try? database.execute("ROLLBACK")
+                connection.transactionStarted = nil
+                throw error
+            }
         }
     }
 
-    private static func apply(_ reads: [SourceCommit], to database: Database) throws(StoreError) -> [CommitOutcome] {
+    private static func commitOpenTransaction(_ connection: inout Connection) throws(StoreError) {
+        guard connection.transactionStarted != nil else { return }
+        connection.transactionStarted = nil
+        do throws(StoreError) {
+            try connection.database.execute("COMMIT")
+        } catch {
+            try? connection.database.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// `storedKeys` is handed to the group's ledger and back, with every key written added, before the
+    /// transaction ends (a superset of what is stored, whether it commits or not).
+    private static func apply(_ reads: [SourceCommit], to database: Database, storedKeys: inout StoredKeyFilter?)
+        throws(StoreError) -> [CommitOutcome]
+    {
         var outcomes: [CommitOutcome] = []
         var candidates: [[TokenEvent]] = []
         for read in reads {
@@ -70,7 +143,8 @@ extension UsageStore: ScanLedger {
             candidates.append(settledWithin(read, &outcome))
             outcomes.append(outcome)
         }
-        let stored = try SQLiteIdentityLedger(database: database)
+        var stored = try SQLiteIdentityLedger(database: database, storedKeys: storedKeys.take())
+        defer { storedKeys = stored.storedKeys }
         // Made inside the deduplicator, so that no second copy of the batch is kept while it changes.
         var deduplicator = Deduplicator(try IdentityBatch(for: candidates.joined(), from: stored))
         var deltas: [BucketKey: BucketDelta] = [:]
@@ -89,7 +163,7 @@ extension UsageStore: ScanLedger {
                 }
             }
         }
-        try deduplicator.ledger.write(to: stored)
+        try deduplicator.ledger.write(to: &stored)
         try add(deltas, to: database)
         let applied = reads.indices.filter { outcomes[$0].applied }.map { reads[$0] }
         // Every record read is activity, counted or not: folding a time in twice changes nothing, and

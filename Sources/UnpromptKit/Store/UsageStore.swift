@@ -10,7 +10,7 @@ import Foundation
 public final class UsageStore: Sendable {
     public static let schemaVersion: Int64 = 9
 
-    private let connection: Locked<Database>
+    private let connection: Locked<Connection>
     public let path: String
 
     /// The default location: `${XDG_DATA_HOME:-~/.local/share}/unprompt/usage.sqlite` on Linux,
@@ -95,7 +95,7 @@ public final class UsageStore: Sendable {
                     : "the store is from an older version (schema \(version)): run a scan once to upgrade it",
                 busy: false)
         }
-        connection = Locked(database)
+        connection = Locked(Connection(database: database))
     }
 
     /// Migrates a store of an older schema. A step that cannot run on what the file holds (a table of a later
@@ -116,14 +116,34 @@ public final class UsageStore: Sendable {
     /// said as the store's, and makes the page check due again (`refuseDamagedPagesWhenDue`): the next command
     /// that would write checks every page first, and refuses a damaged store.
     func locked<T: Sendable>(_ body: (Database) throws(StoreError) -> T) throws(StoreError) -> T {
-        try connection.withLock { (database: inout Database) throws(StoreError) -> T in
+        try lockedConnection { (connection: inout Connection) throws(StoreError) -> T in try body(connection.database) }
+    }
+
+    /// Runs `body` with the connection and the state of the scan that holds the store's lock, if any.
+    func lockedConnection<T: Sendable>(_ body: (inout Connection) throws(StoreError) -> T) throws(StoreError) -> T {
+        try connection.withLock { (connection: inout Connection) throws(StoreError) -> T in
             do throws(StoreError) {
-                return try body(database)
+                return try body(&connection)
             } catch {
                 guard error.damaged else { throw error }
+                let database = connection.database
                 if database.isAutocommit { try? database.execute("DELETE FROM settings WHERE key = 'pages_checked_at'") }
                 throw Self.damaged(error.message)
             }
         }
+    }
+
+    /// The SQLite connection, and what holds while a scan through it has the store's lock (`lockForScan`).
+    struct Connection {
+        let database: Database
+        /// Whether a scan holds the store's lock: its commits then share a transaction (`commit(_:)`).
+        var scanning = false
+        /// When the scan's open transaction began (`DispatchTime` nanoseconds); nil when none is open.
+        var transactionStarted: UInt64?
+        /// Whether the scan has asked if the store holds any identity (at its first commit).
+        var keysChecked = false
+        /// A superset of the identities and aliases stored, when the scan began on a store holding none
+        /// (`StoredKeyFilter`); nil: nothing is known, every key is looked up.
+        var storedKeys: StoredKeyFilter?
     }
 }

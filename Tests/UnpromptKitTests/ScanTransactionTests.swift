@@ -39,9 +39,13 @@ final class ScanTransactionTests: XCTestCase {
         let path = dir + "/u.sqlite"
         let store = try UsageStore(path: path)
         let lease = try store.lockForScan()
+        let started = DispatchTime.now().uptimeNanoseconds
         _ = try store.commit([try read("a", [event(5, id: 1)])])
         _ = try store.commit([try read("b", [event(7, id: 2)])])
-        XCTAssertEqual(try committedInput(path), 0, "nothing is committed before a second has passed or the scan ends")
+        // A machine so loaded that two one-event commits took a second has committed them, as it should.
+        if Double(DispatchTime.now().uptimeNanoseconds - started) < store.commitGroup.seconds * 1e9 {
+            XCTAssertEqual(try committedInput(path), 0, "nothing is committed before a second has passed or the scan ends")
+        }
         try store.finishCommits()
         lease.release()
         XCTAssertEqual(try committedInput(path), 12)

@@ -12,28 +12,7 @@ struct JSONBytes {
 
     mutating func byte(_ ascii: Unicode.Scalar) { bytes.append(UInt8(ascii: ascii)) }
 
-    mutating func integer(_ value: Int64) {
-        if value < 0 {
-            bytes.append(UInt8(ascii: "-"))
-            // The magnitude of Int64.min does not fit an Int64.
-            digits(UInt64(bitPattern: 0 &- value))
-        } else {
-            digits(UInt64(value))
-        }
-    }
-
-    private mutating func digits(_ value: UInt64) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-            var value = value
-            var index = 20
-            repeat {
-                index -= 1
-                buffer[index] = UInt8(ascii: "0") + UInt8(value % 10)
-                value /= 10
-            } while value > 0
-            bytes.append(contentsOf: buffer[index...])
-        }
-    }
+    mutating func integer(_ value: Int64) { DecimalDigits.append(value.magnitude, negative: value < 0, to: &bytes) }
 
     /// `[1,2,3]`.
     mutating func integers(_ values: [Int64]) {

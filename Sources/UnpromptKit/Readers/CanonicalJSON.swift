@@ -14,8 +14,8 @@ enum CanonicalJSON {
         switch parser.value(of: ref) {
         case .null: out += "null".utf8
         case .bool(let b): out += (b ? "true" : "false").utf8
-        case .int(let i): decimal(i.magnitude, negative: i < 0, into: &out)
-        case .uint(let u): decimal(u, negative: false, into: &out)
+        case .int(let i): DecimalDigits.append(i.magnitude, negative: i < 0, to: &out)
+        case .uint(let u): DecimalDigits.append(u, to: &out)
         case .double(let d): out += number(d).utf8
         case .string(let bytes): string(bytes, into: &out)
         case .array(let array):
@@ -55,21 +55,6 @@ enum CanonicalJSON {
             if order != 0 { return Int(order) }
         }
         return a.count - b.count
-    }
-
-    /// An integer in decimal, written without making a `String` of it.
-    private static func decimal(_ magnitude: UInt64, negative: Bool, into out: inout [UInt8]) {
-        if negative { out.append(UInt8(ascii: "-")) }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var rest = magnitude
-            var start = digits.count
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            } while rest > 0
-            out.append(contentsOf: digits[start...])
-        }
     }
 
     static func number(_ d: Double) -> String {

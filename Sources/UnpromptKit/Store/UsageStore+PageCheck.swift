@@ -7,6 +7,9 @@ extension UsageStore {
     /// year of a heavy user's history), so a scan pays it at most once a day.
     public static let pageCheckInterval: Int64 = 24 * 60 * 60 * 1000
 
+    /// The `settings` key of the last clean check's time.
+    static let pagesCheckedKey = "pages_checked_at"
+
     /// At most this many of SQLite's findings are kept: the first ones say what is wrong, the rest repeat it.
     static let pageFindingLimit = 10
 
@@ -32,16 +35,10 @@ extension UsageStore {
     /// (milliseconds since 1970) or never ran. A clean check is remembered; a damaged store is refused, and
     /// nothing is written into it. A clock set back before the last check does not make one due.
     public func refuseDamagedPagesWhenDue(now: Int64) throws(StoreError) {
-        let checked = try locked { database throws(StoreError) in
-            try database.prepare("SELECT value FROM settings WHERE key = 'pages_checked_at'").rows().first?.text(0)
-                .flatMap { Int64($0) }
-        }
-        if let checked, now - checked < Self.pageCheckInterval { return }
+        if let checked = try instant(Self.pagesCheckedKey), now - checked < Self.pageCheckInterval { return }
         let findings = try pageFindings(thorough: false)
         guard findings.isEmpty else { throw Self.damaged(findings) }
-        try locked { database throws(StoreError) in
-            try database.prepare("INSERT OR REPLACE INTO settings VALUES ('pages_checked_at', ?1)").run([.text(String(now))])
-        }
+        try record(instant: now, as: Self.pagesCheckedKey)
     }
 
     static func damaged(_ findings: [String]) -> StoreError {

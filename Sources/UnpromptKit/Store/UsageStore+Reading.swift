@@ -82,17 +82,22 @@ extension UsageStore {
     }
 
     /// When the store was last brought up to date by a scan (milliseconds since 1970), if ever.
-    public func measuredAt() throws(StoreError) -> Int64? {
+    public func measuredAt() throws(StoreError) -> Int64? { try instant("measured_at") }
+
+    /// Records that a scan starting at `time` has completed: the store holds every readable record up to then.
+    public func recordMeasurement(at time: Int64) throws(StoreError) { try record(instant: time, as: "measured_at") }
+
+    /// An instant kept in `settings` under `key` (milliseconds since 1970, as text), if any.
+    func instant(_ key: String) throws(StoreError) -> Int64? {
         try locked { database throws(StoreError) in
-            try database.prepare("SELECT value FROM settings WHERE key = 'measured_at'").rows().first?.text(0)
+            try database.prepare("SELECT value FROM settings WHERE key = ?1").rows([.text(key)]).first?.text(0)
                 .flatMap { Int64($0) }
         }
     }
 
-    /// Records that a scan starting at `time` has completed: the store holds every readable record up to then.
-    public func recordMeasurement(at time: Int64) throws(StoreError) {
+    func record(instant time: Int64, as key: String) throws(StoreError) {
         try locked { database throws(StoreError) in
-            try database.prepare("INSERT OR REPLACE INTO settings VALUES ('measured_at', ?1)").run([.text(String(time))])
+            try database.prepare("INSERT OR REPLACE INTO settings VALUES (?1, ?2)").run([.text(key), .text(String(time))])
         }
     }
 

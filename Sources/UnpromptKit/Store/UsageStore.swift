@@ -127,7 +127,7 @@ public final class UsageStore: Sendable {
             } catch {
                 guard error.damaged else { throw error }
                 let database = connection.database
-                if database.isAutocommit { try? database.execute("DELETE FROM settings WHERE key = 'pages_checked_at'") }
+                if database.isAutocommit { try? database.execute("DELETE FROM settings WHERE key = '\(Self.pagesCheckedKey)'") }
                 throw Self.damaged(error.message)
             }
         }

@@ -3,6 +3,7 @@ import UnpromptKit
 
 /// Picks the command the words name (`Command.all`), refuses what it does not take, and runs it.
 func main() -> ExitCode {
+    Allocator.tuneForScanning()
     let environment = ProcessInfo.processInfo.environment
     var command: Command?
     do throws(UsageError) {

@@ -19,4 +19,11 @@ typedef struct {
  * the two probe bytes of each needle, then checked whole. Elsewhere it falls back to memmem. */
 size_t ubs_find_any(const void *haystack, size_t length, const ubs_needle *needles, size_t count);
 
+/* glibc's allocator set for a process of a few threads that frees large blocks while it runs: one arena for all
+ * threads (glibc otherwise gives each thread that meets a locked arena its own, whose freed memory it keeps), and a
+ * fixed threshold of 128 KiB above which a block is mapped on its own and returned when freed (glibc otherwise
+ * raises the threshold to each mapped block freed, so later large blocks stay in the heap once freed). Nothing
+ * elsewhere. */
+void ubs_tune_allocator(void);
+
 #endif

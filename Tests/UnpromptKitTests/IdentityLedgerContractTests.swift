@@ -134,6 +134,26 @@ func aReplacementGivesBackTheWholeContribution(_ kind: LedgerKind) throws {
     #expect(previous.delta.estimatedEvents == 1)
 }
 
+/// A replaced record gives back its own quarter-hour, wherever it falls in its day (the compact ledger keeps
+/// day-long keys and the quarter beside them), before 1970 too, among records of the same day and model.
+@Test(arguments: LedgerKind.allCases)
+func aReplacementGivesBackItsOwnQuarterHour(_ kind: LedgerKind) throws {
+    let d = try kind.fresh()
+    let day = LocalCalendar.quartersPerDay
+    let quarters: [Int64] = [0, 1, day - 1, day, day + 37, 20_000 * day + 95, -1, -day, -day - 1]
+    let kept = quarters.enumerated().map { index, quarter in
+        event(
+            1, identity: Identity(high: 7, low: UInt64(index)), keep: .largest, time: quarter * Bucket.quarterMilliseconds + 3)
+    }
+    for record in kept { #expect(try d.admit(record) == .counted) }
+    for (index, record) in kept.enumerated() {
+        let admission = try d.admit(event(2, identity: Identity(high: 7, low: UInt64(index)), keep: .largest))
+        #expect(admission == replaced(record))
+        guard case .replaced(let previous) = admission else { continue }
+        #expect(previous.key.quarter == quarters[index])
+    }
+}
+
 @Test(arguments: LedgerKind.allCases)
 func rulesWithDifferentKeepRulesInOneSpaceCountOnce(_ kind: LedgerKind) throws {
     let d = try kind.fresh()

@@ -1,9 +1,10 @@
 /// An `IdentityLedger` in memory for a whole history: what a dry run keeps, a few hundred thousand records and
 /// more. `MemoryIdentityLedger` keeps a `Contribution` (two strings and nine integers) per identity in a
 /// dictionary; this keeps 20 bytes per identity and per alias in open-addressed tables, and 28 bytes per kept
-/// contribution: its bucket key interned, its counts as 32-bit integers. A contribution that does not fit that
-/// form (a count above 4 billion, a logged cost, a server-tool call, a 12-hour cache write, more than one event)
-/// is kept whole beside it.
+/// contribution: its bucket key interned at the start of its UTC day (a few keys a day, where quarter-hours make
+/// thousands) with its quarter-hour of the day beside it, its counts as 32-bit integers. A contribution that does
+/// not fit that form (a count above 4 billion, a logged cost, a server-tool call, a 12-hour cache write, more than
+/// one event) is kept whole beside it.
 struct CompactIdentityLedger: IdentityLedger {
     typealias Failure = Never
 
@@ -74,32 +75,39 @@ struct CompactIdentityLedger: IdentityLedger {
     }
 
     private mutating func store(_ contribution: Contribution, at slot: UInt32) {
-        let bucket = bucketIndexes[contribution.key] ?? {
+        let dayStart = CivilDate.floorDivide(contribution.key.quarter, LocalCalendar.quartersPerDay) * LocalCalendar.quartersPerDay
+        let dayKey = contribution.key.moved(to: dayStart)
+        let bucket = bucketIndexes[dayKey] ?? {
             let next = UInt32(bucketKeys.count)
-            bucketKeys.append(contribution.key)
-            bucketIndexes[contribution.key] = next
+            bucketKeys.append(dayKey)
+            bucketIndexes[dayKey] = next
             return next
         }()
-        if let packed = PackedContribution(contribution.delta, bucket: bucket) {
+        let quarterOfDay = UInt32(contribution.key.quarter - dayStart)
+        if let packed = PackedContribution(contribution.delta, bucket: bucket, quarterOfDay: quarterOfDay) {
             contributions[Int(slot)] = packed
             unpacked[slot] = nil
         } else {
-            contributions[Int(slot)] = PackedContribution(unpackedBucket: bucket)
+            contributions[Int(slot)] = PackedContribution.unpacked
             unpacked[slot] = contribution
         }
     }
 
     private func contribution(at slot: UInt32) -> Contribution {
-        if let whole = unpacked[slot] { return whole }
         let packed = contributions[Int(slot)]
-        return Contribution(key: bucketKeys[Int(packed.bucket)], delta: packed.delta)
+        if packed.isUnpacked, let whole = unpacked[slot] { return whole }
+        let dayKey = bucketKeys[Int(packed.bucket)]
+        return Contribution(key: dayKey.moved(to: dayKey.quarter + Int64(packed.quarterOfDay)), delta: packed.delta)
     }
 }
 
-/// One record's contribution in 28 bytes: its interned bucket, whether it is an estimate, and its six counts.
+/// One record's contribution in 28 bytes: its interned day-long bucket (23 bits), its quarter-hour of that day
+/// (7 bits), whether it is an estimate, and its six counts.
 private struct PackedContribution {
     private static let estimatedFlag: UInt32 = 1 << 31
     private static let unpackedFlag: UInt32 = 1 << 30
+    private static let quarterShift: UInt32 = 23
+    private static let bucketMask: UInt32 = (1 << quarterShift) - 1
 
     private var bucketAndFlags: UInt32 = 0
     private var counts: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0, 0)
@@ -108,24 +116,29 @@ private struct PackedContribution {
 
     /// Nil when the delta does not fit: more than one event, a logged cost, a server-tool call, a 12-hour cache
     /// write (rare: kept whole rather than widen every packed record), or a count outside 32 bits.
-    init?(_ delta: BucketDelta, bucket: UInt32) {
+    init?(_ delta: BucketDelta, bucket: UInt32, quarterOfDay: UInt32) {
         let c = delta.counts
         guard delta.events == 1, delta.loggedCostNanos == 0, delta.estimatedEvents == 0 || delta.estimatedEvents == 1,
             delta.serverTools.isZero, c.cacheWrite12h == 0,
-            bucket < Self.unpackedFlag,
+            bucket <= Self.bucketMask, quarterOfDay < UInt32(LocalCalendar.quartersPerDay),
             let input = UInt32(exactly: c.input), let cacheRead = UInt32(exactly: c.cacheRead),
             let cacheWrite5m = UInt32(exactly: c.cacheWrite5m), let cacheWrite1h = UInt32(exactly: c.cacheWrite1h),
             let output = UInt32(exactly: c.output), let reasoning = UInt32(exactly: c.reasoning)
         else { return nil }
-        bucketAndFlags = bucket | (delta.estimatedEvents == 1 ? Self.estimatedFlag : 0)
+        bucketAndFlags = bucket | quarterOfDay << Self.quarterShift | (delta.estimatedEvents == 1 ? Self.estimatedFlag : 0)
         counts = (input, cacheRead, cacheWrite5m, cacheWrite1h, output, reasoning)
     }
 
-    init(unpackedBucket bucket: UInt32) {
-        bucketAndFlags = bucket | Self.unpackedFlag
+    /// The place of a contribution kept whole (`CompactIdentityLedger.unpacked`).
+    static var unpacked: PackedContribution {
+        var placeholder = PackedContribution()
+        placeholder.bucketAndFlags = Self.unpackedFlag
+        return placeholder
     }
 
-    var bucket: UInt32 { bucketAndFlags & ~(Self.estimatedFlag | Self.unpackedFlag) }
+    var isUnpacked: Bool { bucketAndFlags & Self.unpackedFlag != 0 }
+    var bucket: UInt32 { bucketAndFlags & Self.bucketMask }
+    var quarterOfDay: UInt32 { (bucketAndFlags & ~(Self.estimatedFlag | Self.unpackedFlag)) >> Self.quarterShift }
 
     var delta: BucketDelta {
         var delta = BucketDelta()

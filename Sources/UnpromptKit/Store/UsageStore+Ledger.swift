@@ -131,7 +131,7 @@ extension UsageStore: ScanLedger {
         throws(StoreError) -> [CommitOutcome]
     {
         var outcomes: [CommitOutcome] = []
-        var candidates: [[TokenEvent]] = []
+        var candidates: [[Int]] = []
         for read in reads {
             guard try checkpoint(for: read.sourceKey, in: database)?.offsetAndIdentity == read.expected?.offsetAndIdentity
             else {
@@ -146,10 +146,12 @@ extension UsageStore: ScanLedger {
         var stored = try SQLiteIdentityLedger(database: database, storedKeys: storedKeys.take())
         defer { storedKeys = stored.storedKeys }
         // Made inside the deduplicator, so that no second copy of the batch is kept while it changes.
-        var deduplicator = Deduplicator(try IdentityBatch(for: candidates.joined(), from: stored))
+        let candidateEvents = reads.indices.lazy.flatMap { index in candidates[index].lazy.map { reads[index].events[$0] } }
+        var deduplicator = Deduplicator(try IdentityBatch(for: candidateEvents, from: stored))
         var deltas: [BucketKey: BucketDelta] = [:]
         for index in reads.indices where outcomes[index].applied {
-            for event in candidates[index] {
+            for position in candidates[index] {
+                let event = reads[index].events[position]
                 switch deduplicator.admit(event) {
                 case .counted:
                     outcomes[index].counted += 1
@@ -194,22 +196,23 @@ extension UsageStore: ScanLedger {
         return outcomes
     }
 
-    /// The events of `read` that may count, copies within it settled in memory first (the same rules), so only
-    /// one event per identity asks the store; the copies dropped are counted in `outcome`.
-    private static func settledWithin(_ read: SourceCommit, _ outcome: inout CommitOutcome) -> [TokenEvent] {
+    /// The positions in `read.events` of the events that may count, copies within it settled in memory first (the
+    /// same rules), so only one event per identity asks the store; the copies dropped are counted in `outcome`.
+    /// Positions rather than copies of the events: a group's events are then held once while it commits.
+    private static func settledWithin(_ read: SourceCommit, _ outcome: inout CommitOutcome) -> [Int] {
         var local = Deduplicator(MemoryIdentityLedger())
         var survivors: [Identity: Int] = [:]
-        var candidates: [TokenEvent] = []
-        for event in read.events {
+        var candidates: [Int] = []
+        for (position, event) in read.events.enumerated() {
             switch local.admit(event) {
             case .counted:
                 if let identity = event.identity { survivors[identity] = candidates.count }
-                candidates.append(event)
+                candidates.append(position)
             case .duplicate:
                 outcome.duplicates += 1
             case .replaced:
                 outcome.duplicates += 1
-                if let identity = event.identity, let index = survivors[identity] { candidates[index] = event }
+                if let identity = event.identity, let index = survivors[identity] { candidates[index] = position }
             }
         }
         return candidates

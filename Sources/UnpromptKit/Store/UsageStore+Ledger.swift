@@ -7,7 +7,7 @@ extension UsageStore: ScanLedger {
     public var keepsCheckpoints: Bool { true }
     /// Groups are kept to a few megabytes of events; what bounds the writes is how often a transaction
     /// commits (see `commit(_:)`), at most once a `seconds`.
-    public var commitGroup: CommitGroup { CommitGroup(reads: 4096, events: 8192, seconds: 1) }
+    public var commitGroup: CommitGroup { CommitGroup(reads: 4096, events: 4096, seconds: 1) }
 
     /// The store's lock: one scan at a time per store, across processes (`StoreLock`). Until it is released,
     /// this connection is the store's only writer: the scan's commits share one transaction, committed at most

@@ -184,6 +184,95 @@ enum DevicePacking {
         }
     }
 
+    /// Why a day packed by another device was refused.
+    struct DayProblem: Error {
+        let message: String
+    }
+
+    /// Checks a day packed by another device (an export's, untrusted) as fully as reading its rows from JSON
+    /// would: this packing version, distinct names each one of `tools` or `models` (by their bytes, to their
+    /// index), every row within the day with a tool and a model and each field in its range, rows in the order
+    /// of their keys (by quarter, the tool's and model's index, then the key fields) and each key once, activity
+    /// in quarter order within its quarter-hour, and no byte after it. Gives its row of `sync_days` (the blob
+    /// kept as it is) and its tokens, summed without overflow.
+    static func checkDay(_ bytes: UnsafeRawBufferPointer, day: Int64, tools: [[UInt8]: Int64], models: [[UInt8]: Int64])
+        throws(DayProblem) -> (day: PackedImport.Day, tokens: Int64)
+    {
+        var reader = Reader(bytes: bytes)
+        func refuse(_ what: String) -> DayProblem { DayProblem(message: what + " of " + CivilDate.dateString(ofDay: day)) }
+        guard reader.unsigned() == dayVersion else { throw refuse("the packing version") }
+        guard let stringCount = reader.count() else { throw refuse("the names") }
+        // Per name of the day: its index among the tools and among the models (-1: not one).
+        var toolIndex: [Int64] = []
+        var modelIndex: [Int64] = []
+        var seen: Set<[UInt8]> = []
+        for _ in 0..<stringCount {
+            guard let text = reader.name(), seen.insert(text).inserted else { throw refuse("the names") }
+            let tool = tools[text] ?? -1
+            let model = models[text] ?? -1
+            guard tool >= 0 || model >= 0 else { throw refuse("a name that is neither a tool nor a model") }
+            toolIndex.append(tool)
+            modelIndex.append(model)
+        }
+        guard let rowCount = reader.count() else { throw refuse("the bucket count") }
+        let perDay = LocalCalendar.quartersPerDay
+        let fieldCount = BucketField.allCases.count
+        let width = 3 + fieldCount
+        let keyWidth = 3 + BucketField.allCases.prefix { $0.isKey }.count
+        let events = 3 + BucketField.events.rawValue
+        let estimated = 3 + BucketField.estimatedEvents.rawValue
+        let tokenColumns = [BucketField.input, .cacheRead, .cacheWrite5m, .cacheWrite1h, .cacheWrite12h, .output].map { 3 + $0.rawValue }
+        let checked = (0..<fieldCount).map { BucketField(rawValue: $0)! }
+        return try withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 * width) { buffer throws(DayProblem) in
+            buffer.initialize(repeating: 0)
+            var row = UnsafeMutableBufferPointer(rebasing: buffer[0..<width])
+            var previous = UnsafeMutableBufferPointer(rebasing: buffer[width...])
+            var tokens: Int64 = 0
+            var firstQuarter: Int64?
+            for index in 0..<rowCount {
+                guard let offset = reader.unsigned(), offset < UInt64(perDay), let tool = reader.unsigned(),
+                    tool < UInt64(stringCount), toolIndex[Int(tool)] >= 0, let model = reader.unsigned(), model < UInt64(stringCount),
+                    modelIndex[Int(model)] >= 0
+                else { throw refuse("bucket \(index + 1)'s quarter, tool or model") }
+                row[0] = Int64(offset)
+                row[1] = toolIndex[Int(tool)]
+                row[2] = modelIndex[Int(model)]
+                for column in 3..<width {
+                    guard let value = reader.signed() else { throw refuse("bucket \(index + 1)") }
+                    row[column] = value
+                }
+                var admitted = row[estimated] <= row[events]
+                for (offset, field) in checked.enumerated() where admitted && (index == 0 || row[3 + offset] != previous[3 + offset]) {
+                    admitted = field.admits(row[3 + offset])
+                }
+                guard admitted else { throw refuse("bucket \(index + 1)'s values") }
+                if index > 0 {
+                    var column = 0
+                    while column < keyWidth, row[column] == previous[column] { column += 1 }
+                    guard column < keyWidth, previous[column] < row[column] else { throw refuse("the order of the buckets") }
+                }
+                for column in tokenColumns { tokens = tokens.saturatingAdd(row[column]) }
+                if index == 0 { firstQuarter = day * perDay + row[0] }
+                swap(&row, &previous)
+            }
+            guard let quarterCount = reader.count() else { throw refuse("the activity count") }
+            var lastActivity: Int64?
+            var previousQuarter: Int64 = -1
+            for index in 0..<quarterCount {
+                guard let offset = reader.unsigned(), Int64(bitPattern: offset) > previousQuarter, offset < UInt64(perDay),
+                    let first = reader.signed(), let last = reader.signed(), first >= 0, first <= last, last < Bucket.quarterMilliseconds
+                else { throw refuse("activity \(index + 1)") }
+                previousQuarter = Int64(offset)
+                let end = (day * perDay + Int64(offset)) * Bucket.quarterMilliseconds + last
+                lastActivity = max(lastActivity ?? end, end)
+            }
+            guard reader.atEnd, rowCount > 0 || quarterCount > 0 else { throw refuse("the end") }
+            return (
+                PackedImport.Day(day: day, firstQuarter: firstQuarter, lastActivity: lastActivity, blob: Data(bytes)), tokens
+            )
+        }
+    }
+
     /// The day's buckets and activity, as packed; a blob that does not unpack is a damaged store.
     static func unpackDay(_ data: Data, day: Int64) throws(StoreError) -> (buckets: [BucketRow], activity: [ActivityQuarter]) {
         let unpacked: (buckets: [BucketRow], activity: [ActivityQuarter])? = data.withUnsafeBytes { raw in
@@ -342,6 +431,8 @@ enum DevicePacking {
             while position < bytes.count, shift < 64 {
                 let byte = bytes[position]
                 position += 1
+                // The tenth byte holds the 64th bit only.
+                if shift == 63, byte > 1 { return nil }
                 value |= UInt64(byte & 0x7F) << shift
                 if byte < 0x80 { return value }
                 shift += 7
@@ -357,6 +448,12 @@ enum DevicePacking {
         mutating func count() -> Int? {
             guard let value = unsigned(), value <= UInt64(bytes.count - position) else { return nil }
             return Int(value)
+        }
+
+        mutating func name() -> [UInt8]? {
+            guard let length = count() else { return nil }
+            defer { position += length }
+            return Array(UnsafeRawBufferPointer(rebasing: bytes[position..<position + length]))
         }
 
         mutating func string() -> String? {

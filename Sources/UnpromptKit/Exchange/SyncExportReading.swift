@@ -315,14 +315,13 @@ private struct DocumentReader {
     }
 
     /// Version 4's days: rows of 2 (the day, the length of its packed bytes), in order, each day once, whose
-    /// bytes follow one another in `packed` to its end; every day checked whole (`DevicePacking.checkDay`).
+    /// bytes follow one another in `packed` to its end; every day checked whole (`DevicePacking.DayChecker`).
     private func packedDays(_ ref: JSONRef, _ packed: UnsafeRawBufferPointer, tools: [String], models: [String])
         throws(SyncExportProblem) -> (days: [PackedImport.Day], tokens: Int64)
     {
         var bad = 0
         guard let rows = parser.readTable(ref, width: 2, badRow: &bad) else { throw problem("day \(bad + 1) is not a list of 2 numbers") }
-        let toolIndex = Dictionary(uniqueKeysWithValues: tools.enumerated().map { (Array($1.utf8), Int64($0)) })
-        let modelIndex = Dictionary(uniqueKeysWithValues: models.enumerated().map { (Array($1.utf8), Int64($0)) })
+        var checker = DevicePacking.DayChecker(tools: tools, models: models)
         var days: [PackedImport.Day] = []
         days.reserveCapacity(rows)
         var tokens: Int64 = 0
@@ -335,8 +334,7 @@ private struct DocumentReader {
             guard previousDay.map({ $0 < day }) ?? true else { throw problem("its days are not in order, each once") }
             previousDay = day
             do throws(DevicePacking.DayProblem) {
-                let checked = try DevicePacking.checkDay(
-                    UnsafeRawBufferPointer(rebasing: packed[position..<position + Int(length)]), day: day, tools: toolIndex, models: modelIndex)
+                let checked = try checker.check(UnsafeRawBufferPointer(rebasing: packed[position..<position + Int(length)]), day: day)
                 days.append(checked.day)
                 tokens = tokens.saturatingAdd(checked.tokens)
             } catch {

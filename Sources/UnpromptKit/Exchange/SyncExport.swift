@@ -1,14 +1,17 @@
 import Foundation
 
 /// One device's numbers-only export (a `DeviceImport`, as every other device imports it): the file it keeps in the
-/// sync folder (`SyncFolder`), read by every other device (`DeviceSync`). Its document is JSON, described by docs/sync.schema.json, in one zstd frame with a
-/// content checksum, after a header that names the device and the sequence number (`SyncExportHeader`).
+/// sync folder (`SyncFolder`), read by every other device (`DeviceSync`). Its document, in one zstd frame with a
+/// content checksum after a header that names the device and the sequence number (`SyncExportHeader`), is a JSON
+/// part described by docs/sync.schema.json, a newline, and each day packed as the store keeps it (version 4;
+/// docs/SYNC.md "Packed days"): a merge checks those bytes (`DevicePacking.DayChecker`) and stores them as they are.
 ///
 /// The document holds the device's id and label, the export's sequence number (larger is newer: the only
 /// order that decides between two exports of one device), when it was written and when the device was last
 /// measured, and the device's own history (`DeviceHistory`), never what it imported:
 /// - `tools`, `models` and `windows`: the strings the rows name by index;
-/// - `days`: per UTC day (days since 1970-01-01), its buckets as rows of integers: quarter-hour within the
+/// - `days`: per UTC day (days since 1970-01-01), the length of its packed bytes (version 4; before, in JSON: see
+///   below); packed or not, its buckets as rows of integers: quarter-hour within the
 ///   day, tool, model, then the row's `BucketField`s (context band, logged cost 0/1, speed, tier, region,
 ///   the seven counts, events, logged cost in nano-USD, estimated events, web searches, web fetches; versions 1
 ///   and 2 held `BucketField.beforeDimensions` only), in order of the key and each key once; and its activity as

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Writes a sync folder of device exports (docs/sync.schema.json), for `make bench`'s merge benchmark.
 
-Usage: exports.py --root DIR [--devices 30] [--days 365] [--seed 16]
+Usage: exports.py --root DIR [--devices 30] [--days 365] [--seed 16] [--version 4]
 
 Each device is a heavy user's year: on most days (about 6 in 7) a working stretch of 6 to 11 hours, with activity
 in most of its quarter-hours, and in each active quarter-hour 2 to 4 buckets (tool x model x context band x
 logged cost) with counts shaped like Claude Code's and Codex's; limit samples of its last 8 days. Every file is the
 header (a zstd skippable frame naming the device and sequence) and the document compressed with the `zstd` command
-(level 6, content checksum), named unprompt-<id>.export.
+(level 6, content checksum), named unprompt-<id>.export. Version 4 (the default) writes each day packed as
+docs/SYNC.md describes (variable-length integers, after the document's JSON part and a newline), packed here from
+the same rows; version 2 writes the rows as JSON (14 integers each), as versions 1-3 did.
 DIR/expected.json holds each device's label, sequence, bucket rows and total tokens, worked out here.
 Deterministic for a given seed. Standard library only (and the zstd command).
 """
@@ -100,23 +102,76 @@ def device(rng, days, index):
     return ident, document, rows, tokens
 
 
+def varint(value, out):
+    while value >= 0x80:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+
+
+def zigzag(value, out):
+    varint(2 * value if value >= 0 else -2 * value - 1, out)
+
+
+def packed_day(entry, tools, models):
+    """One day's bytes (packing version 2): its names in order of first use, its buckets with every field of the
+    store's row (speed, tier, region, 12-hour cache writes, estimated events and server-tool calls all 0 here),
+    its activity."""
+    names, rows = [], bytearray()
+    def local(name):
+        if name not in names:
+            names.append(name)
+        return names.index(name)
+    for quarter, tool, model, band, logged, uncached, cache_read, write5, write1, output, reasoning, events, nanos, \
+            estimated in entry["buckets"]:
+        varint(quarter, rows)
+        varint(local(tools[tool]), rows)
+        varint(local(models[model]), rows)
+        for value in [band, logged, 0, 0, 0, uncached, cache_read, write5, write1, 0, output, reasoning, events, nanos,
+                      estimated, 0, 0]:
+            zigzag(value, rows)
+    out = bytearray()
+    varint(2, out)
+    varint(len(names), out)
+    for name in names:
+        text = name.encode()
+        varint(len(text), out)
+        out += text
+    varint(len(entry["buckets"]), out)
+    out += rows
+    varint(len(entry["activity"]), out)
+    for quarter, first, last in entry["activity"]:
+        varint(quarter, out)
+        zigzag(first, out)
+        zigzag(last, out)
+    return bytes(out)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--root", required=True)
     parser.add_argument("--devices", type=int, default=30)
     parser.add_argument("--days", type=int, default=365)
     parser.add_argument("--seed", type=int, default=16)
+    parser.add_argument("--version", type=int, choices=[2, 4], default=4)
     args = parser.parse_args()
     rng = random.Random(args.seed)
     os.makedirs(args.root, exist_ok=True)
     expected = {}
     for index in range(args.devices):
         ident, document, rows, tokens = device(rng, args.days, index)
-        text = json.dumps(document, separators=(",", ":")).encode()
+        packed = b""
+        if args.version == 4:
+            days = [entry for entry in document["days"] if entry["buckets"] or entry["activity"]]
+            blobs = [packed_day(entry, document["tools"], document["models"]) for entry in days]
+            document["version"] = 4
+            document["days"] = [[entry["day"], len(blob)] for entry, blob in zip(days, blobs)]
+            packed = b"\n" + b"".join(blobs)
+        text = json.dumps(document, separators=(",", ":")).encode() + packed
         path = os.path.join(args.root, "unprompt-%s.export" % ident)
         frame = subprocess.run(["zstd", "-q", "-6", "--check", "-c"], input=text, stdout=subprocess.PIPE,
                                check=True).stdout
-        header = json.dumps({"format": "unprompt-sync", "version": 2, "device": ident,
+        header = json.dumps({"format": "unprompt-sync", "version": document["version"], "device": ident,
                              "sequence": document["sequence"], "bytes": len(frame)}, separators=(",", ":")).encode()
         with open(path, "wb") as out:
             out.write(struct.pack("<II", 0x184D2A50, len(header)) + header + frame)
@@ -125,7 +180,7 @@ def main():
     with open(os.path.join(args.root, "expected.json"), "w") as out:
         json.dump(expected, out, indent=1, sort_keys=True)
     total_rows = sum(e["rows"] for e in expected.values())
-    print("%d devices, %d bucket rows, %.1f MB of JSON in %.1f MB of files" % (
+    print("%d devices, %d bucket rows, %.1f MB of documents in %.1f MB of files" % (
         args.devices, total_rows, sum(e["documentBytes"] for e in expected.values()) / 1e6,
         sum(e["fileBytes"] for e in expected.values()) / 1e6), file=sys.stderr)
 

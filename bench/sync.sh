@@ -25,13 +25,13 @@ GOAL_MS=200
 die() { printf '\nbench: FAILED: %s\n' "$*" >&2; exit 1; }
 mkdir -p "$DATA" "$RESULTS"
 
-stamp="$(sha256sum "$REPO_ROOT/bench/exports.py" | awk '{print $1}') --devices 30 --days 365 --seed 16"
+stamp="$(sha256sum "$REPO_ROOT/bench/exports.py" | awk '{print $1}') --devices 30 --days 365 --seed 16 --version 4"
 if [ -f "$FOLDER/.bench-complete" ] && [ "$(cat "$FOLDER/.bench-complete")" = "$stamp" ]; then
     echo "exports-30: present, kept"
 else
-    echo "exports-30: generating (bench/exports.py --devices 30 --days 365 --seed 16) …"
+    echo "exports-30: generating (bench/exports.py --devices 30 --days 365 --seed 16 --version 4) …"
     rm -rf "$FOLDER.tmp"
-    python3 "$REPO_ROOT/bench/exports.py" --root "$FOLDER.tmp" --devices 30 --days 365 --seed 16 \
+    python3 "$REPO_ROOT/bench/exports.py" --root "$FOLDER.tmp" --devices 30 --days 365 --seed 16 --version 4 \
         || die "bench/exports.py"
     printf '%s' "$stamp" >"$FOLDER.tmp/.bench-complete"
     rm -rf "$FOLDER" && mv "$FOLDER.tmp" "$FOLDER"
@@ -94,11 +94,13 @@ python3 - "$first" "$DATA/sync-next.export" <<'PY' || die "writing the newer exp
 import json, struct, subprocess, sys
 data = open(sys.argv[1], "rb").read()
 size = struct.unpack("<I", data[4:8])[0]
-document = json.loads(subprocess.run(["zstd", "-d", "-q", "-c"], input=data[8 + size:], stdout=subprocess.PIPE,
-                                     check=True).stdout)
+content = subprocess.run(["zstd", "-d", "-q", "-c"], input=data[8 + size:], stdout=subprocess.PIPE, check=True).stdout
+# From version 4 the JSON part ends at the first newline, and the packed days follow it unchanged.
+part, newline, packed = content.partition(b"\n")
+document = json.loads(part)
 document["sequence"] += 1
 document["exportedAt"] += 60000
-text = json.dumps(document, separators=(",", ":")).encode()
+text = json.dumps(document, separators=(",", ":")).encode() + newline + packed
 frame = subprocess.run(["zstd", "-q", "-6", "--check", "-c"], input=text, stdout=subprocess.PIPE, check=True).stdout
 header = json.dumps({"format": "unprompt-sync", "version": document["version"], "device": document["device"]["id"],
                      "sequence": document["sequence"], "bytes": len(frame)}, separators=(",", ":")).encode()

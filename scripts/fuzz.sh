@@ -24,7 +24,8 @@ ${SWIFT:-swift} build -c release --package-path Fuzz --build-path "$out/build" -
 binary="$out/build/release/UnpromptFuzz"
 ln -sf "build/release/UnpromptFuzz" "$out/UnpromptFuzz"
 
-# Seeds: each descriptor after a `yaml` line; each fixture file that is not a database, after its reader's id.
+# Seeds: each descriptor after a `yaml` line; each fixture file that is not a database, after its reader's id;
+# sync exports after an `export` line.
 rm -rf "$out/seeds" && mkdir -p "$out/seeds"
 for file in readers/*.yaml; do
     { echo yaml; cat "$file"; } > "$out/seeds/yaml-$(basename "$file" .yaml)"
@@ -37,6 +38,12 @@ while IFS= read -r -d '' file; do
     count=$((count + 1))
     { echo "$reader"; head -c 262144 "$file"; } > "$out/seeds/$reader-$count"
 done < <(find Fixtures -type f ! -name expected.json ! -name README.md ! -name KNOWN-ISSUES -print0 | sort -z)
+# Two small sync exports (version 4, days packed) of the merge benchmark's generator, after an `export` line.
+rm -rf "$out/export-seeds"
+python3 bench/exports.py --root "$out/export-seeds" --devices 2 --days 4 --seed 1 2>/dev/null
+for file in "$out"/export-seeds/*.export; do
+    { echo export; cat "$file"; } > "$out/seeds/export-$(basename "$file" .export)"
+done
 
 # The bundled readers are compiled once, into a global that lives as long as the process. LeakSanitizer reports
 # parts of it as lost because Swift keeps an enum's case in the spare bits of a class reference it holds, which hides

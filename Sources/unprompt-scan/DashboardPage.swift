@@ -199,8 +199,8 @@ struct DashboardPage {
         let status = reading.status
         let sample = status.sample
         let key = "limit.\(sample.tool).\(sample.window)"
-        var name = reading.limitReached ? "limit reached at \(at(sample.time))" : sample.window
-        if !reading.limitReached, let minutes = status.windowMinutes { name += ", \(LocalFormat.window(minutes: minutes))" }
+        let name =
+            reading.limitReached ? "limit reached at \(at(sample.time))" : LocalFormat.windowLabel(sample.window, minutes: status.windowMinutes)
         var html = "<div class=\"limit\"><div class=\"row\"><span>\(HTML.escaped(name))</span>"
         if let used = sample.usedPercent, !reading.limitReached {
             html += "<span>" + HTML.number(String(format: "%.1f%%", used), value: String(used), key: key + ".used") + " used</span></div>"

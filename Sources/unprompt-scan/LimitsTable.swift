@@ -34,7 +34,7 @@ enum LimitsTable {
     static func readingName(_ reading: LimitsReport.Reading) -> String {
         if reading.limitReached { return "limit reached" }
         let sample = reading.status.sample
-        return sample.window + (sample.windowMinutes.map { ", " + LocalFormat.window(minutes: $0) } ?? "")
+        return LocalFormat.windowLabel(sample.window, minutes: sample.windowMinutes)
     }
 
     static func percent(_ reading: LimitsReport.Reading) -> String {

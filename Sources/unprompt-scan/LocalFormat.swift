@@ -51,6 +51,36 @@ enum LocalFormat {
         return "\(minutes)-minute"
     }
 
+    /// A limit window's label: its name, then its length unless the name already says it: `weekly, 7-day`,
+    /// `primary, 5-hour`, but `five_hour` and `5h` alone.
+    static func windowLabel(_ name: String, minutes: Int64?) -> String {
+        guard let minutes, windowLength(named: name) != minutes else { return name }
+        return name + ", " + window(minutes: minutes)
+    }
+
+    /// The length in minutes that a window's name spells, if it spells one: `five_hour`, `5-hour`, `5h`, `7d`,
+    /// `seven_day`, `90_minutes`, `two weeks`.
+    static func windowLength(named name: String) -> Int64? {
+        let words = name.lowercased().split { $0 == "_" || $0 == "-" || $0 == " " }.map(String.init)
+        let units: [String: Int64] = [
+            "m": 1, "min": 1, "minute": 1, "minutes": 1, "h": 60, "hour": 60, "hours": 60, "d": 1440, "day": 1440,
+            "days": 1440, "w": 10_080, "week": 10_080, "weeks": 10_080,
+        ]
+        let numbers = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+        func count(_ word: String) -> Int64? { Int64(word) ?? numbers.firstIndex(of: word).map { Int64($0) + 1 } }
+        switch words.count {
+        case 1:
+            let word = words[0]
+            let digits = word.prefix { $0.isASCII && $0.isNumber }
+            guard let value = Int64(digits), let unit = units[String(word.dropFirst(digits.count))] else { return nil }
+            return value * unit
+        case 2:
+            guard let value = count(words[0]), let unit = units[words[1]], words[1].count > 1 else { return nil }
+            return value * unit
+        default: return nil
+        }
+    }
+
     /// A count in at most four characters and a unit: `950`, `1.2k`, `12k`, `120k`, `1.2M`, `3.4B`. Rounded
     /// down, so a cell never shows more than was counted.
     static func compact(_ value: Int64) -> String {

@@ -7,27 +7,28 @@ enum VersionCommand {
     static let release = "0.1.0"
 
     static func run(json: Bool, environment: [String: String]) -> ExitCode {
-        let readings: Readings
+        // Only the files it prints from: the price table's manifest and the water method, never the table itself.
+        let dates: Readings.Dates
         do {
-            readings = try Readings.load(mode: .calculate, location: .beside(environment: environment))
+            dates = try Readings.dates(location: .beside(environment: environment))
         } catch {
             print("unprompt-scan \(release) (commit \(buildCommit))")
             printError("unprompt-scan: \(error.message)")
             return .invalidData
         }
-        let table = readings.table.manifest
-        let water = readings.water.method
+        let table = dates.table
+        let water = dates.water
         if json {
             print(JSON.object([
                 ("version", .string(release)), ("commit", .string(buildCommit)),
                 ("priceTable", .object([
-                    ("date", table.map { .string($0.date) } ?? .null), ("source", table.map { .string($0.source) } ?? .null),
+                    ("date", .string(table.date)), ("source", .string(table.source)),
                 ])),
                 ("waterMethod", .object([("version", .string(water.version)), ("date", .string(water.date))])),
             ]).text)
         } else {
             print("unprompt-scan \(release) (commit \(buildCommit))")
-            print("price table \(table?.date ?? "without a manifest")\(table.map { ", \($0.source)" } ?? "")")
+            print("price table \(table.date), \(table.source)")
             print("water method \(water.version), \(water.date)")
         }
         return .success

@@ -81,28 +81,28 @@ struct LimitsViewTests {
         let text = try home.run(["limits", "--tz", "Asia/Kolkata", "--no-scan"], environment: clock("2026-03-10T11:30:00Z"))
         #expect(text.stdout == """
             limits at 17:00 (Asia/Kolkata)
-            tool / window          used  so far     cost   from            resets      in      pace               used up at this pace      logged
+            tool / window      used  so far     cost   from            resets      in      pace               used up at this pace      logged
             claude-code
-              5-hour window                  90  $0.0005  14:30             18:30  1h 30m      36/h
-              limit reached      100.0%                                     18:30  1h 30m                                                  30m ago
+              5-hour window              90  $0.0005  14:30             18:30  1h 30m      36/h
+              limit reached  100.0%                                     18:30  1h 30m                                                  30m ago
             codex
-              five_hour, 5-hour   12.0%                                     18:00      1h    4.8%/h  2026-03-11 09:50, after the reset  1h 30m ago
-              weekly, 7-day       40.0%                          2026-03-14 05:30  3d 12h  0.488%/h  2026-03-15 18:30, after the reset  1h 30m ago
+              five_hour       12.0%                                     18:00      1h    4.8%/h  2026-03-11 09:50, after the reset  1h 30m ago
+              weekly, 7-day   40.0%                          2026-03-14 05:30  3d 12h  0.488%/h  2026-03-15 18:30, after the reset  1h 30m ago
             claude-code 5-hour window: derived from use; it ends at the reset a limit-reached record logged
             pace: since the window started, an hour; used up: when that pace would use the window up, before or after its reset
 
             """)
-        // On 60 columns the start, the tokens, the cost and the age give way; the start fits back.
+        // On 60 columns the start, the tokens, the cost and the age give way; the pace fits.
         let narrow = try home.run(
             ["limits", "--tz", "Asia/Kolkata", "--no-scan"], environment: clock("2026-03-10T11:30:00Z").merging(["COLUMNS": "60"]) { $1 })
         #expect(narrow.stdout.split(separator: "\n").allSatisfy { $0.count <= 60 }, "\(narrow.stdout)")
-        #expect(narrow.stdout.contains("tool / window          used   from            resets      in\n"), "\(narrow.stdout)")
-        #expect(narrow.stdout.contains("  weekly, 7-day       40.0%         2026-03-14 05:30  3d 12h\n"), "\(narrow.stdout)")
-        // On 47, the dates of resets after today lose their year, and the start goes.
+        #expect(narrow.stdout.contains("tool / window      used            resets      in      pace\n"), "\(narrow.stdout)")
+        #expect(narrow.stdout.contains("  weekly, 7-day   40.0%  2026-03-14 05:30  3d 12h  0.488%/h\n"), "\(narrow.stdout)")
+        // On 47, the dates of resets after today lose their year, and the pace goes.
         let narrower = try home.run(
             ["limits", "--tz", "Asia/Kolkata", "--no-scan"], environment: clock("2026-03-10T11:30:00Z").merging(["COLUMNS": "47"]) { $1 })
         #expect(narrower.stdout.split(separator: "\n").allSatisfy { $0.count <= 47 }, "\(narrower.stdout)")
-        #expect(narrower.stdout.contains("  weekly, 7-day      40.0%  03-14 05:30  3d 12h\n"), "\(narrower.stdout)")
+        #expect(narrower.stdout.contains("  weekly, 7-day   40.0%  03-14 05:30  3d 12h\n"), "\(narrower.stdout)")
     }
 
     @Test func aReadingOlderThanItsWindowIsShownAsStaleWithItsAge() throws {
@@ -117,9 +117,9 @@ struct LimitsViewTests {
         #expect(limit(json, "claude-code", "limit_reached")?["resetPassed"] == .number(1))
         #expect(json["fiveHourWindows"] == .array([]), "the window ended at its reset and nothing was asked since")
         let text = try home.run(["limits", "--tz", "UTC", "--no-scan"], environment: clock("2026-03-10T15:30:00Z"))
-        #expect(text.stdout.contains("  five_hour, 5-hour   12.0%                                         stale                                               5h 30m ago\n"), "\(text.stdout)")
-        #expect(text.stdout.contains("codex five_hour, 5-hour: stale, logged longer ago than its window lasts\n"), "\(text.stdout)")
-        #expect(text.stdout.contains("  limit reached      100.0%                                 13:00  passed                                               4h 30m ago\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("  five_hour       12.0%                                         stale                                               5h 30m ago\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("codex five_hour: stale, logged longer ago than its window lasts\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("  limit reached  100.0%                                 13:00  passed                                               4h 30m ago\n"), "\(text.stdout)")
         #expect(text.stdout.contains("claude-code limit reached: reset 2h 30m ago; no reading since\n"), "\(text.stdout)")
         #expect(text.stdout.contains("claude-code 5-hour window: none in progress; the next starts with the next request\n"))
         // A view at a moment before a reading was logged does not see it.

@@ -16,6 +16,12 @@ final class LiveTodayTests {
 
     let directory: String
     let socket = "unprompt-live-\(UUID().uuidString.prefix(8))"
+    /// The view's zone: UTC, unless the real clock is within two hours of midnight UTC, when the requests of the last
+    /// ten minutes (or the minutes the test takes) could fall on yesterday; then UTC+6, whose day they share.
+    let zone: String = {
+        let hour = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: Date()).hour ?? 12
+        return hour >= 22 || hour < 2 ? "Etc/GMT-6" : "UTC"
+    }()
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("unprompt-live-\(UUID().uuidString)").path
@@ -80,7 +86,7 @@ final class LiveTodayTests {
     /// process id (the shell that writes it becomes the binary) in files of the directory.
     func start(_ name: String, arguments: [String] = []) throws {
         let environment = [
-            "PATH=/usr/bin:/bin", "HOME=\(directory)/home", "TERM=xterm-256color", "TZ=UTC", "UNPROMPT_READERS_DIR=\(Repository.readers)",
+            "PATH=/usr/bin:/bin", "HOME=\(directory)/home", "TERM=xterm-256color", "TZ=\(zone)", "UNPROMPT_READERS_DIR=\(Repository.readers)",
             "CLAUDE_CONFIG_DIR=\(directory)/claude",
         ]
         let script = """

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import UnpromptTestSupport
 
+@testable import UnpromptKit
+
 /// Numbers only, in the store too: every fixture case (their paths, working directories, branches, prompts,
 /// responses, tool output and file names carry the marker `CANARY`) is scanned from a tree whose own path
 /// carries it, with planted extras (ids, an unreadable source, a malformed line); then no byte sequence
@@ -120,6 +122,21 @@ struct StorePrivacyTests {
             }
             let scanned = try Binary.run(view + ["--store", textStore], environment: planted.environment)
             expectNoMarker(scanned, "\(view) after a scan")
+        }
+
+        // The export a sync writes (version 4: its JSON part and its packed days, decompressed) holds none either.
+        let folder = stores + "/sync"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let sync = try Binary.run(["sync", "--no-scan", "--dir", folder, "--store", jsonStore], environment: planted.environment)
+        #expect(sync.status == 0, "\(sync.stderr)")
+        expectNoMarker(sync, "sync")
+        let exports = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".export") }
+        #expect(exports.count == 1)
+        for name in exports {
+            let file = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+            let document = try Zstd.decompress(file, limit: 1 << 30)
+            #expect(SyncExport.split(document: document).days.map(\.count) ?? 0 > 1000, "the export holds the days packed")
+            #expect(!containsMarker(Data(name.utf8)) && !containsMarker(file) && !containsMarker(Data(document)), "\(name) holds the marker")
         }
 
         for store in [jsonStore, textStore] {

@@ -32,4 +32,25 @@ struct VersionTests {
         #expect(lines.dropFirst().first == "price table \(date), \(source)")
         #expect(lines.last == "water method \(method), \(methodDate)")
     }
+
+    /// It prints the price table's manifest, so it reads that and not the table: a table that would not load
+    /// does not stop it, and a missing manifest does.
+    @Test func versionReadsTheManifestNotTheTable() throws {
+        let pricing = FileManager.default.temporaryDirectory.appendingPathComponent("unprompt-version-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: pricing, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: pricing) }
+        try FileManager.default.copyItem(atPath: Repository.root + "/pricing/manifest.json", toPath: pricing + "/manifest.json")
+        try "not a price table".write(toFile: pricing + "/litellm-prices.json", atomically: true, encoding: .utf8)
+        let environment = ["UNPROMPT_PRICING_DIR": pricing, "UNPROMPT_WATER_DIR": Repository.root + "/water"]
+        let shown = try Binary.run(["--version"], environment: environment)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("price table "), "\(shown.stdout)")
+        let refused = try Binary.run(["daily"], environment: environment)
+        #expect(refused.status == 5, "a view still loads, and refuses, the whole table: \(refused.stderr)")
+
+        try FileManager.default.removeItem(atPath: pricing + "/manifest.json")
+        let missing = try Binary.run(["--version"], environment: environment)
+        #expect(missing.status == 5)
+        #expect(missing.stderr.contains("manifest.json"), "\(missing.stderr)")
+    }
 }

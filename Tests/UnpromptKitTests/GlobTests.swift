@@ -28,6 +28,34 @@ final class GlobTests: XCTestCase {
 
     // MARK: Matching
 
+    /// A plain name, and `*` then a plain end, are matched without the general matcher: the same answers.
+    func testPlainNamesAndPlainEndsMatchExactly() {
+        let end = glob("*.jsonl")
+        XCTAssertTrue(matches(end, "a.jsonl"))
+        XCTAssertTrue(matches(end, ".jsonl"), "* may match nothing")
+        XCTAssertFalse(matches(end, "jsonl"), "shorter than the end")
+        XCTAssertFalse(matches(end, "a.jsonl.bak"))
+        XCTAssertFalse(matches(end, "a.JSONL"))
+        let any = glob("*")
+        XCTAssertTrue(matches(any, "anything"))
+        XCTAssertTrue(matches(any, ""))
+        let name = glob("sessions.db")
+        XCTAssertTrue(matches(name, "sessions.db"))
+        XCTAssertFalse(matches(name, "sessions.db-wal"))
+        XCTAssertFalse(matches(name, "xsessions.db"))
+        XCTAssertFalse(matches(name, "sessions.d"))
+        // Scalars, not characters: a precomposed é is not an e and a combining accent.
+        let accented = glob("*caf\u{E9}")
+        XCTAssertTrue(matches(accented, "le caf\u{E9}"))
+        XCTAssertFalse(matches(accented, "le cafe\u{301}"))
+        // A star that is not first, or a set, takes the general matcher, with the same rules.
+        XCTAssertTrue(matches(glob("a*.jsonl"), "a.jsonl"))
+        XCTAssertFalse(matches(glob("a*.jsonl"), "b.jsonl"))
+        XCTAssertTrue(matches(glob("*.json[l]"), "x.jsonl"))
+        XCTAssertTrue(matches(glob("projects/*/x.jsonl"), "projects/p/x.jsonl"))
+        XCTAssertFalse(matches(glob("projects/*/x.jsonl"), "projectsx/p/x.jsonl"))
+    }
+
     func testMayDescendIntoADirectoryMatchedByAWildcardSegment() {
         let g = glob("a/*/b.jsonl")
         XCTAssertTrue(matches(g, "a/x/b.jsonl"))

@@ -54,6 +54,24 @@ final class PriceTableTests: XCTestCase {
         }
     }
 
+    /// A class field's name and its long-context threshold, read from the field's bytes.
+    func testClassFieldsAndTheirThresholds() {
+        func threshold(_ field: String) -> Int64?? { ModelPrice.classField(field).map { $0.1 } }
+        XCTAssertEqual(ModelPrice.classField("input_cost_per_token")?.0, \ClassRates.input)
+        XCTAssertEqual(threshold("input_cost_per_token"), .some(nil))
+        XCTAssertEqual(ModelPrice.classField("cache_creation_input_token_cost_above_1hr")?.0, \ClassRates.cacheWrite1h)
+        XCTAssertEqual(ModelPrice.classField("cache_creation_input_token_cost_above_1hr_above_200k_tokens")?.0, \ClassRates.cacheWrite1h)
+        XCTAssertEqual(threshold("output_cost_per_token_above_200k_tokens"), 200_000)
+        XCTAssertEqual(threshold("output_cost_per_token_above_000999999999k_tokens"), 999_999_999_000, "leading zeros")
+        for field in [
+            "output_cost_per_token_above_1000000000k_tokens", "output_cost_per_token_above_k_tokens",
+            "output_cost_per_token_above_2x0k_tokens", "output_cost_per_token_above_+5k_tokens", "output_cost_per_tokens",
+            "output_cost_per_token_above_200k", "k_tokens", "", "cost",
+        ] {
+            XCTAssertNil(ModelPrice.classField(field), field)
+        }
+    }
+
     /// Qwen's `tiered_pricing`: whole-request tiers by prompt size.
     func testTieredPricing() throws {
         let row: [String: Any] = [

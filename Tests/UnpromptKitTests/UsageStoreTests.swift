@@ -75,6 +75,25 @@ final class UsageStoreTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/none.sqlite"))
     }
 
+    /// A rescan compares stats with the stamps alone; each stamp is its checkpoint's, and the default of a ledger
+    /// that keeps only whole checkpoints (the dry run's) says the same.
+    func testStampsAreTheCheckpointsStatFields() throws {
+        let store = try UsageStore(path: dir + "/u.sqlite")
+        XCTAssertEqual(try store.checkpointStamps(), [:])
+        _ = try store.commit(sourceKey: "a", expected: nil, events: [], limits: [], checkpoint: try checkpoint(offset: 10))
+        _ = try store.commit(
+            sourceKey: "b", expected: nil, events: [],
+            limits: [], checkpoint: try Checkpoint(
+                device: UInt64.max, inode: 1 << 63, size: 99, modifiedNanoseconds: -5, offset: 40, headLength: 4, headHash: "h",
+                tailHash: "t", state: SourceState()))
+        let stamps = try store.checkpointStamps()
+        XCTAssertEqual(stamps["a"], CheckpointStamp(device: 1, inode: 2, size: 10, modifiedNanoseconds: 3))
+        XCTAssertEqual(stamps["b"], CheckpointStamp(device: UInt64.max, inode: 1 << 63, size: 99, modifiedNanoseconds: -5))
+        XCTAssertEqual(stamps, try store.allCheckpoints().mapValues(\.stamp))
+        XCTAssertEqual(stamps.count, 2)
+        XCTAssertEqual(DryRunLedger().checkpointStamps(), [:])
+    }
+
     /// A read whose starting checkpoint has moved (another scan got there first) writes nothing.
     func testACommitFromAStaleCheckpointWritesNothing() throws {
         let store = try UsageStore(path: dir + "/u.sqlite")

@@ -3,12 +3,15 @@ import Foundation
 
 @testable import UnpromptKit
 
-// One libFuzzer entry point for the three parsers that take a user's files as they are. An input is a first line
+// One libFuzzer entry point for the parsers that take a user's files, or another device's, as they are. An input is a first line
 // naming what it is for, then the bytes:
 // - `yaml`: the rest is a reader descriptor, given to the descriptor loader, then compiled into its read rules;
 // - a reader's id (`claude-code`): the rest is a log file, read by each of that reader's file inputs (JSON Lines,
 //   text lines, JSON documents: the line reader and the record extractor behind it), whole and then in two
 //   appends, the second read resuming from the first one's offset and state as a scan does.
+// - `export`: the rest is another device's sync export (a header and a zstd frame: version 4's JSON part and
+//   packed days, or an older JSON document), read and checked as a sync reads it; every day it admits must then
+//   unpack as the store unpacks it.
 // An id no reader has picks one by its bytes, so that a mutated id still reads something. Anything may be
 // refused; nothing may trap, hang or read past a buffer. The corpus is seeded from `readers/` and `Fixtures/`.
 
@@ -85,6 +88,14 @@ func readLog(_ bytes: ArraySlice<UInt8>, with inputs: [CompiledInput]) {
     }
 }
 
+/// Reads `bytes` as an export file; a day it admits unpacks.
+func readExport(_ bytes: ArraySlice<UInt8>) {
+    guard let packed = try? SyncExport.readPacked(file: Data(bytes)) else { return }
+    for day in packed.days {
+        precondition((try? DevicePacking.unpackDay(day.blob, day: day.day)) != nil, "a day the export's check admitted does not unpack")
+    }
+}
+
 /// One input (also exported under libFuzzer's own name, for a link that uses libFuzzer's main).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
@@ -94,6 +105,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let rest = bytes[min(newline + 1, bytes.endIndex)...]
     if head == "yaml" {
         loadDescriptor(rest)
+    } else if head == "export" {
+        readExport(rest)
     } else {
         let reader = readers.first { $0.id == head }
             ?? readers[Int(head.utf8.reduce(0) { $0 &+ UInt($1) } % UInt(readers.count))]

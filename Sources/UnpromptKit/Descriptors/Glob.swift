@@ -20,6 +20,51 @@ public struct Glob: Sendable, CustomStringConvertible {
 
     public let text: String
     let segments: [Segment]
+    /// Each segment's `Shortcut`, when it has one.
+    private let shortcuts: [Shortcut?]
+
+    init(text: String, segments: [Segment]) {
+        self.text = text
+        self.segments = segments
+        shortcuts = segments.map { if case .pattern(let tokens) = $0 { Shortcut(tokens) } else { nil } }
+    }
+
+    /// A segment that is a plain name, or `*` and then a plain end (`*.jsonl`): the segments nearly every glob
+    /// ends with, matched by comparing scalars, without the recursion `matchName` needs for the general case.
+    private enum Shortcut: Sendable {
+        case exactly([Unicode.Scalar])
+        case endsWith([Unicode.Scalar])
+
+        init?(_ tokens: [Token]) {
+            var rest = tokens[...]
+            let anyStart: Bool
+            if case .anyRun? = rest.first {
+                anyStart = true
+                rest = rest.dropFirst()
+            } else {
+                anyStart = false
+            }
+            var literal: [Unicode.Scalar] = []
+            for token in rest {
+                guard case .literal(let c) = token else { return nil }
+                literal.append(c)
+            }
+            self = anyStart ? .endsWith(literal) : .exactly(literal)
+        }
+
+        func matches(_ name: Substring.UnicodeScalarView) -> Bool {
+            switch self {
+            case .exactly(let literal): name.elementsEqual(literal)
+            case .endsWith(let end): name.reversed().starts(with: end.reversed())
+            }
+        }
+    }
+
+    /// Whether the pattern segment at `index` (its `tokens`) matches one name.
+    private func segment(_ index: Int, _ tokens: [Token], matches name: Substring) -> Bool {
+        if let shortcut = shortcuts[index] { return shortcut.matches(name.unicodeScalars) }
+        return Glob.matchName(tokens[...], name.unicodeScalars)
+    }
 
     public var description: String { text }
 
@@ -154,18 +199,17 @@ public struct Glob: Sendable, CustomStringConvertible {
     }
 
     /// Whether a relative path (segments already split) matches.
+    /// The names' scalars are read in place (no copy): this runs for every entry of every walk.
     public func matches(_ pathSegments: [Substring]) -> Bool {
-        let names = pathSegments.map { Array($0.unicodeScalars) }
-        return Glob.match(segments[...], names[...])
+        match(segments[...], pathSegments[...])
     }
 
     /// Whether a directory at this relative depth could contain a match (to prune walks).
     public func mayDescend(into pathSegments: [Substring]) -> Bool {
-        let names = pathSegments.map { Array($0.unicodeScalars) }
-        return Glob.prefixMayMatch(segments[...], names[...])
+        prefixMayMatch(segments[...], pathSegments[...])
     }
 
-    private static func match(_ globs: ArraySlice<Segment>, _ path: ArraySlice<[Unicode.Scalar]>) -> Bool {
+    private func match(_ globs: ArraySlice<Segment>, _ path: ArraySlice<Substring>) -> Bool {
         guard let first = globs.first else { return path.isEmpty }
         switch first {
         case .anyDepth:
@@ -176,23 +220,23 @@ public struct Glob: Sendable, CustomStringConvertible {
                 rest = rest.dropFirst()
             }
         case .pattern(let tokens):
-            guard let name = path.first, matchName(tokens[...], name[...]) else { return false }
+            guard let name = path.first, segment(globs.startIndex, tokens, matches: name) else { return false }
             return match(globs.dropFirst(), path.dropFirst())
         }
     }
 
-    private static func prefixMayMatch(_ globs: ArraySlice<Segment>, _ path: ArraySlice<[Unicode.Scalar]>) -> Bool {
+    private func prefixMayMatch(_ globs: ArraySlice<Segment>, _ path: ArraySlice<Substring>) -> Bool {
         // A directory whose path the glob's leading segments matched may hold a match below it.
         guard let name = path.first else { return !globs.isEmpty }
         guard let first = globs.first else { return false }
         switch first {
         case .anyDepth: return true
         case .pattern(let tokens):
-            return globs.count > 1 && matchName(tokens[...], name[...]) && prefixMayMatch(globs.dropFirst(), path.dropFirst())
+            return globs.count > 1 && segment(globs.startIndex, tokens, matches: name) && prefixMayMatch(globs.dropFirst(), path.dropFirst())
         }
     }
 
-    private static func matchName(_ tokens: ArraySlice<Token>, _ name: ArraySlice<Unicode.Scalar>) -> Bool {
+    private static func matchName(_ tokens: ArraySlice<Token>, _ name: Substring.UnicodeScalarView) -> Bool {
         guard let token = tokens.first else { return name.isEmpty }
         let rest = tokens.dropFirst()
         switch token {

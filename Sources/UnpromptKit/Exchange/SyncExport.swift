@@ -1,14 +1,17 @@
 import Foundation
 
 /// One device's numbers-only export (a `DeviceImport`, as every other device imports it): the file it keeps in the
-/// sync folder (`SyncFolder`), read by every other device (`DeviceSync`). Its document is JSON, described by docs/sync.schema.json, in one zstd frame with a
-/// content checksum, after a header that names the device and the sequence number (`SyncExportHeader`).
+/// sync folder (`SyncFolder`), read by every other device (`DeviceSync`). Its document, in one zstd frame with a
+/// content checksum after a header that names the device and the sequence number (`SyncExportHeader`), is a JSON
+/// part described by docs/sync.schema.json, a newline, and each day packed as the store keeps it (version 4;
+/// docs/SYNC.md "Packed days"): a merge checks those bytes (`DevicePacking.DayChecker`) and stores them as they are.
 ///
 /// The document holds the device's id and label, the export's sequence number (larger is newer: the only
 /// order that decides between two exports of one device), when it was written and when the device was last
 /// measured, and the device's own history (`DeviceHistory`), never what it imported:
 /// - `tools`, `models` and `windows`: the strings the rows name by index;
-/// - `days`: per UTC day (days since 1970-01-01), its buckets as rows of integers: quarter-hour within the
+/// - `days`: per UTC day (days since 1970-01-01), the length of its packed bytes (version 4; before, in JSON: see
+///   below); packed or not, its buckets as rows of integers: quarter-hour within the
 ///   day, tool, model, then the row's `BucketField`s (context band, logged cost 0/1, speed, tier, region,
 ///   the seven counts, events, logged cost in nano-USD, estimated events, web searches, web fetches; versions 1
 ///   and 2 held `BucketField.beforeDimensions` only), in order of the key and each key once; and its activity as
@@ -22,9 +25,9 @@ import Foundation
 /// or outside its range, rows out of order. Nothing of a refused file is used.
 public enum SyncExport: Sendable {
     public static let format = "unprompt-sync"
-    /// 3 since buckets carry their price dimensions and server-tool calls (2: confirmations and the header);
-    /// versions 1 and 2 are still read.
-    public static let version: Int64 = 3
+    /// 4 since each day travels packed as the store keeps it (3: buckets carry their price dimensions and
+    /// server-tool calls; 2: confirmations and the header); versions 1 to 3 are still read.
+    public static let version: Int64 = 4
     /// Larger documents are refused (a year of a heavy user's buckets is a few MB).
     static let maxDocumentBytes = 1 << 30
 
@@ -47,13 +50,14 @@ public enum SyncExport: Sendable {
         return Data(header.frame()) + frame
     }
 
-    /// The JSON document.
-    public static func document(_ export: DeviceImport) -> [UInt8] {
+    /// The document: from version 4 its JSON part, a newline, then its days packed (`DevicePacking`), each
+    /// the length the JSON part gives it; before, JSON alone (`version` 3 is still written for tests of reading it).
+    public static func document(_ export: DeviceImport, version: Int64 = version) -> [UInt8] {
         var json = JSONBytes(capacity: 64 * export.history.buckets.count + 4096)
         json.raw("{\"format\":")
         json.string(Self.format)
         json.raw(",\"version\":")
-        json.integer(Self.version)
+        json.integer(version)
         json.raw(",\"device\":{\"id\":")
         json.string(export.device)
         json.raw(",\"label\":")
@@ -63,7 +67,15 @@ public enum SyncExport: Sendable {
         json.raw(",\"exportedAt\":")
         json.integer(export.exportedAt)
         json.byte(",")
-        return json.bytes + Self.body(export.history) + [UInt8(ascii: "}")]
+        let body = Self.body(export.history, version: version)
+        return json.bytes + body.json + [UInt8(ascii: "}")] + (version >= 4 ? [UInt8(ascii: "\n")] + body.days : [])
+    }
+
+    /// A version 4 document's JSON part and its packed days: the JSON part ends at its first newline, which
+    /// JSON as written never holds (strings escape it). The file's header says a document is version 4.
+    static func split(document bytes: [UInt8]) -> (json: ArraySlice<UInt8>, days: ArraySlice<UInt8>?) {
+        guard let end = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return (bytes[...], nil) }
+        return (bytes[..<end], bytes[(end + 1)...])
     }
 
     /// A digest of everything the export holds but its sequence number and time: two exports with the same
@@ -71,14 +83,15 @@ public enum SyncExport: Sendable {
     public static func digest(label: String, history: DeviceHistory) -> String {
         // FNV-1a, 64 bits: a change detector, not a security check.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in label.utf8 + [0] + body(history) {
+        let body = body(history, version: version)
+        for byte in label.utf8 + [0] + body.json + body.days {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         return String(hash, radix: 16)
     }
 
-    /// From `"measuredAt"` to the last list, without the closing brace.
-    private static func body(_ history: DeviceHistory) -> [UInt8] {
+    /// From `"measuredAt"` to the last list, without the closing brace; and from version 4 the days packed.
+    private static func body(_ history: DeviceHistory, version: Int64) -> (json: [UInt8], days: [UInt8]) {
         var json = JSONBytes(capacity: 64 * history.buckets.count + 1024)
         json.raw("\"measuredAt\":")
         json.optional(history.measuredAt)
@@ -119,26 +132,52 @@ public enum SyncExport: Sendable {
         for quarter in history.activity {
             days[CivilDate.floorDivide(quarter.quarter, perDay), default: ([], [])].activity.append(quarter)
         }
+        // Version 4 packs each day as an importing device's store keeps it: the same packer, fed the same rows
+        // in the same order as reading a version 3 document feeds it, so both give the same blobs.
+        let names = tools.strings + models.strings.filter { tools.index[$0] == nil }
+        let nameIDs = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
+        let toolIDs = tools.strings.map { nameIDs[$0]! }
+        let modelIDs = models.strings.map { nameIDs[$0]! }
+        var packer = DevicePacking.DayPacker(names: names)
+        var values = [Int64](repeating: 0, count: BucketField.allCases.count)
+        var packedDays: [UInt8] = []
         json.raw(",\"days\":[")
         for (position, day) in days.keys.sorted().enumerated() {
             let firstQuarter = day * perDay
             let entry = days[day]!
-            if position > 0 { json.byte(",") }
-            json.raw("{\"day\":")
-            json.integer(day)
-            json.raw(",\"buckets\":[")
             let rows = entry.buckets.map { item in
                 [item.row.quarter - firstQuarter, item.tool, item.model] + fields.map { item.row[$0] }
             }.sorted { Self.keyPrecedes($0, $1, keyColumns: keyColumns) }
+            let activity = entry.activity.sorted(by: { $0.quarter < $1.quarter }).map { quarter in
+                let start = quarter.quarter * Bucket.quarterMilliseconds
+                return [quarter.quarter - firstQuarter, quarter.first - start, quarter.last - start]
+            }
+            if position > 0 { json.byte(",") }
+            guard version < 4 else {
+                packer.start(day: day)
+                for row in rows {
+                    for (offset, field) in fields.enumerated() { values[field.rawValue] = row[3 + offset] }
+                    values.withUnsafeBufferPointer { values in
+                        packer.bucket(offset: row[0], tool: toolIDs[Int(row[1])], model: modelIDs[Int(row[2])], values: values)
+                    }
+                }
+                for quarter in activity { packer.activity(offset: quarter[0], first: quarter[1], last: quarter[2]) }
+                let blob = packer.blob()
+                json.integers([day, Int64(blob.count)])
+                packedDays += blob
+                continue
+            }
+            json.raw("{\"day\":")
+            json.integer(day)
+            json.raw(",\"buckets\":[")
             for (index, row) in rows.enumerated() {
                 if index > 0 { json.byte(",") }
                 json.integers(row)
             }
             json.raw("],\"activity\":[")
-            for (index, quarter) in entry.activity.sorted(by: { $0.quarter < $1.quarter }).enumerated() {
-                let start = quarter.quarter * Bucket.quarterMilliseconds
+            for (index, quarter) in activity.enumerated() {
                 if index > 0 { json.byte(",") }
-                json.integers([quarter.quarter - firstQuarter, quarter.first - start, quarter.last - start])
+                json.integers(quarter)
             }
             json.raw("]}")
         }
@@ -164,7 +203,7 @@ public enum SyncExport: Sendable {
         }
         json.raw("],\"confirmations\":")
         write(confirmations: history.confirmations, into: &json)
-        return json.bytes
+        return (json.bytes, packedDays)
     }
 
     /// The columns of a bucket row (its quarter-hour, tool and model, then `fields`) that order it: those three,

@@ -42,10 +42,23 @@ extension SyncExport {
                 message: error.tooLarge ? "it would be larger than \(maxDocumentBytes >> 20) MB" : "it is cut short or damaged (zstd: \(error.message))",
                 device: nil, label: nil)
         }
-        let export = try decodePacked(document: &bytes, parser: parser)
+        let header =
+            data.starts(with: SyncExportHeader.magic)
+            ? SyncExportHeader.read(prefix: Array(data.prefix(8 + SyncExportHeader.maxBytes)), fileBytes: data.count) : nil
+        if let header, header.version > SyncExport.version {
+            // Its document says so too, and names its label, when it reads as far as that; else the header says it.
+            var label: String?
+            do {
+                _ = try decodePacked(document: &bytes, headerVersion: header.version, parser: parser)
+            } catch {
+                label = error.label
+            }
+            throw SyncExportProblem(
+                kind: .newerVersion(header.version), message: newerVersion(header.version), device: header.device, label: label)
+        }
+        let export = try decodePacked(document: &bytes, headerVersion: header?.version, parser: parser)
         // A header must say what the document says, and the file be as long as it says.
         if data.starts(with: SyncExportHeader.magic) {
-            let header = SyncExportHeader.read(prefix: Array(data.prefix(8 + SyncExportHeader.maxBytes)), fileBytes: data.count)
             guard let header, header.device == export.device, header.sequence == export.sequence, header.version <= SyncExport.version
             else {
                 throw SyncExportProblem(
@@ -56,15 +69,25 @@ extension SyncExport {
         return export
     }
 
-    static func decodePacked(document bytes: inout [UInt8], parser: JSONParser = JSONParser()) throws(SyncExportProblem)
-        -> PackedImport
+    /// `headerVersion`: the version the file's header gives, which the document's must be; from 4 the document
+    /// is a JSON part and packed days (`split`), before it JSON alone (a document without a header is).
+    static func newerVersion(_ version: Int64) -> String {
+        "it was written by a newer version of unprompt-scan (export version \(version); this one reads \(SyncExport.version))"
+    }
+
+    static func decodePacked(document bytes: inout [UInt8], headerVersion: Int64? = nil, parser: JSONParser = JSONParser())
+        throws(SyncExportProblem) -> PackedImport
     {
-        let count = bytes.count
+        let (json, days) = (headerVersion ?? 0) >= 4 ? split(document: bytes) : (bytes[...], nil)
+        let count = json.count
+        let daysStart = days?.startIndex
+        let total = bytes.count
         bytes += repeatElement(0, count: JSONParser.padding)
         let result = bytes.withUnsafeBytes { raw -> Result<PackedImport, SyncExportProblem> in
-            var reader = DocumentReader(parser: parser)
+            var reader = DocumentReader(parser: parser, headerVersion: headerVersion)
             do throws(SyncExportProblem) {
-                return .success(try reader.read(raw.baseAddress!, count: count))
+                let packed = daysStart.map { UnsafeRawBufferPointer(rebasing: raw[$0..<total]) }
+                return .success(try reader.read(raw.baseAddress!, count: count, packedDays: packed))
             } catch {
                 return .failure(error)
             }
@@ -100,13 +123,21 @@ private struct DocumentReader {
         "confirmations",
     ]
 
-    init(parser: JSONParser) { self.parser = parser }
+    let headerVersion: Int64?
+
+    init(parser: JSONParser, headerVersion: Int64?) {
+        self.parser = parser
+        self.headerVersion = headerVersion
+    }
 
     func problem(_ message: String, _ kind: SyncExportProblem.Kind = .damaged) -> SyncExportProblem {
         SyncExportProblem(kind: kind, message: message, device: device, label: label)
     }
 
-    mutating func read(_ base: UnsafeRawPointer, count: Int) throws(SyncExportProblem) -> PackedImport {
+    /// `packedDays`: the bytes after the JSON part's newline (version 4 on), nil when there is none.
+    mutating func read(_ base: UnsafeRawPointer, count: Int, packedDays: UnsafeRawBufferPointer?) throws(SyncExportProblem)
+        -> PackedImport
+    {
         let root: JSONRef
         do {
             root = try parser.parse(base, count: count)
@@ -132,10 +163,9 @@ private struct DocumentReader {
             throw problem("its version is not a number from 1")
         }
         if version > SyncExport.version {
-            throw problem(
-                "it was written by a newer version of unprompt-scan (export version \(version); this one reads \(SyncExport.version))",
-                .newerVersion(version))
+            throw problem(SyncExport.newerVersion(version), .newerVersion(version))
         }
+        if let headerVersion, headerVersion != version { throw problem("its header does not match its document (its version)") }
         if let unknown = Set(fields.keys).subtracting(Self.keys).sorted().first { throw problem("it holds an unknown field '\(unknown)'") }
         if let missing = Self.keys.subtracting(fields.keys).sorted().first { throw problem("it has no '\(missing)'") }
         guard let deviceNode = fields["device"], case .object = parser.value(of: deviceNode),
@@ -152,7 +182,15 @@ private struct DocumentReader {
         let tools = try strings(fields["tools"]!, "tools")
         let models = try strings(fields["models"]!, "models")
         let windows = try strings(fields["windows"]!, "windows")
-        let (days, tokens) = try days(fields["days"]!, tools: tools, models: models, bucketFields: SyncExport.bucketFields(version: version))
+        let days: [PackedImport.Day]
+        let tokens: Int64
+        if version >= 4 {
+            // (A header of another version than the document's was refused above.)
+            guard let packedDays else { throw problem("its days are packed, and it has no header saying so (export version \(version))") }
+            (days, tokens) = try self.packedDays(fields["days"]!, packedDays, tools: tools, models: models)
+        } else {
+            (days, tokens) = try self.days(fields["days"]!, tools: tools, models: models, bucketFields: SyncExport.bucketFields(version: version))
+        }
         let limits = try limits(fields["limits"]!, tools: tools, windows: windows)
         let reader = SyncConfirmationReader(parser: parser, problem: { [device, label] message in
             SyncExportProblem(kind: .damaged, message: message, device: device, label: label)
@@ -273,6 +311,38 @@ private struct DocumentReader {
             tokens = tokens.saturatingAdd(packer.tokens)
             if let packed = packer.finish() { days.append(packed) }
         }
+        return (days, tokens)
+    }
+
+    /// Version 4's days: rows of 2 (the day, the length of its packed bytes), in order, each day once, whose
+    /// bytes follow one another in `packed` to its end; every day checked whole (`DevicePacking.DayChecker`).
+    private func packedDays(_ ref: JSONRef, _ packed: UnsafeRawBufferPointer, tools: [String], models: [String])
+        throws(SyncExportProblem) -> (days: [PackedImport.Day], tokens: Int64)
+    {
+        var bad = 0
+        guard let rows = parser.readTable(ref, width: 2, badRow: &bad) else { throw problem("day \(bad + 1) is not a list of 2 numbers") }
+        var checker = DevicePacking.DayChecker(tools: tools, models: models)
+        var days: [PackedImport.Day] = []
+        days.reserveCapacity(rows)
+        var tokens: Int64 = 0
+        var previousDay: Int64?
+        var position = 0
+        for row in 0..<rows {
+            guard let day = parser.tableInteger(2 * row), abs(day) < 10_000_000, let length = parser.tableInteger(2 * row + 1),
+                length > 0, length <= Int64(packed.count - position)
+            else { throw problem("day \(row + 1) is not a day and the length of its bytes within the file") }
+            guard previousDay.map({ $0 < day }) ?? true else { throw problem("its days are not in order, each once") }
+            previousDay = day
+            do throws(DevicePacking.DayProblem) {
+                let checked = try checker.check(UnsafeRawBufferPointer(rebasing: packed[position..<position + Int(length)]), day: day)
+                days.append(checked.day)
+                tokens = tokens.saturatingAdd(checked.tokens)
+            } catch {
+                throw problem("its packed day does not read: \(error.message)")
+            }
+            position += Int(length)
+        }
+        guard position == packed.count else { throw problem("it holds bytes after its last packed day") }
         return (days, tokens)
     }
 

@@ -15,14 +15,37 @@ public struct Readings: Sendable {
 
     public static let waterFile = "water-method-v1.json"
 
-    /// With `models`, the price table holds only the rows those models resolve to (`PriceTable.load(…models:)`).
-    public static func load(mode: CostMode, location: ReadingsLocation, models: Set<String>? = nil) throws(ReadingsUnavailable)
-        -> Readings
-    {
+    /// The dates of the data a view would read with, for `--version`: the price table's manifest and the water
+    /// method, read without the table itself.
+    public struct Dates: Sendable {
+        public let table: PriceManifest
+        public let water: WaterMethod
+    }
+
+    public static func dates(location: ReadingsLocation) throws(ReadingsUnavailable) -> Dates {
+        let (pricing, water) = try directories(location)
+        do {
+            return Dates(
+                table: try PriceTable.manifest(at: pricing + "/manifest.json"),
+                water: try WaterMethod.load(path: water + "/" + waterFile))
+        } catch {
+            throw ReadingsUnavailable(message: error.description)
+        }
+    }
+
+    private static func directories(_ location: ReadingsLocation) throws(ReadingsUnavailable) -> (pricing: String, water: String) {
         guard let pricing = location.pricingDirectory, let water = location.waterDirectory else {
             throw ReadingsUnavailable(
                 message: "no pricing/ or water/ data directory found beside the binary; set \(ReadingsLocation.pricingVariable) and \(ReadingsLocation.waterVariable)")
         }
+        return (pricing, water)
+    }
+
+    /// With `models`, the price table holds only the rows those models resolve to (`PriceTable.load(…models:)`).
+    public static func load(mode: CostMode, location: ReadingsLocation, models: Set<String>? = nil) throws(ReadingsUnavailable)
+        -> Readings
+    {
+        let (pricing, water) = try directories(location)
         do {
             let table: PriceTable
             if let models {

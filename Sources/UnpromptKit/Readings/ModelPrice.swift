@@ -121,13 +121,14 @@ public struct ModelPrice: Sendable, Equatable {
         var variantBase: [PriceVariant: ClassRates] = [:]
         var variantTiers: [PriceVariant: [Int64: ClassRates]] = [:]
         for (field, value) in row where ModelPrice.mentionsCost(field) {
-            var name = Substring(field)
+            // Bytes, not `Substring.hasSuffix`: every field of every row of the bundled table passes here at start-up.
+            var name = Array(field.utf8)[...]
             var variant: PriceVariant?
-            if let found = PriceVariant.allCases.first(where: { name.hasSuffix("_" + $0.rawValue) }) {
-                variant = found
-                name = name.dropLast(found.rawValue.count + 1)
+            if let found = ModelPrice.variantSuffixes.first(where: { name.count >= $0.suffix.count && name.suffix($0.suffix.count).elementsEqual($0.suffix) }) {
+                variant = found.variant
+                name = name.dropLast(found.suffix.count)
             }
-            guard let (path, above) = ModelPrice.classField(String(name)) else { continue }
+            guard let (path, above) = ModelPrice.classField(name) else { continue }
             let rate = try ModelPrice.rate(value, field: field)
             switch (variant, above) {
             case (nil, nil): base[keyPath: path] = rate
@@ -254,18 +255,45 @@ public struct ModelPrice: Sendable, Equatable {
     private static let costBytes = Array("cost".utf8)
 
     static func classField(_ field: String) -> (WritableKeyPath<ClassRates, Double?>, Int64?)? {
-        var name = Substring(field)
+        classField(Array(field.utf8)[...])
+    }
+
+    /// `classField` of a field's UTF-8 bytes.
+    static func classField(_ field: ArraySlice<UInt8>) -> (WritableKeyPath<ClassRates, Double?>, Int64?)? {
+        var name = field
         var above: Int64?
-        if name.hasSuffix("k_tokens"), let marker = name.range(of: "_above_", options: .backwards) {
-            let digits = name[marker.upperBound..<name.index(name.endIndex, offsetBy: -"k_tokens".count)]
-            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let thousands = Int64(digits),
-                thousands < 1_000_000_000
-            else { return nil }
+        if name.count > tokensSuffix.count, name.suffix(tokensSuffix.count).elementsEqual(tokensSuffix),
+            let marker = lastStart(of: aboveMarker, in: name.dropLast(tokensSuffix.count))
+        {
+            let digits = name[(marker + aboveMarker.count)..<(name.endIndex - tokensSuffix.count)]
+            var thousands: Int64 = 0
+            for byte in digits {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                thousands = thousands * 10 + Int64(byte - UInt8(ascii: "0"))
+                if thousands >= 1_000_000_000 { return nil }
+            }
+            guard !digits.isEmpty else { return nil }
             above = thousands * 1000
-            name = name[..<marker.lowerBound]
+            name = name[..<marker]
         }
-        guard let path = classFields.first(where: { $0.name == name })?.path else { return nil }
+        guard let path = classFields.first(where: { $0.name.utf8.elementsEqual(name) })?.path else { return nil }
         return (path, above)
+    }
+
+    /// Each variant's field suffix (`_priority`), as bytes.
+    private static let variantSuffixes = PriceVariant.allCases.map { (variant: $0, suffix: Array(("_" + $0.rawValue).utf8)) }
+    private static let tokensSuffix = Array("k_tokens".utf8)
+    private static let aboveMarker = Array("_above_".utf8)
+
+    /// Where the last occurrence of `marker` in `bytes` starts (an index of `bytes`), if any.
+    private static func lastStart(of marker: [UInt8], in bytes: ArraySlice<UInt8>) -> Int? {
+        guard bytes.count >= marker.count else { return nil }
+        var start = bytes.endIndex - marker.count
+        while start >= bytes.startIndex {
+            if bytes[start..<(start + marker.count)].elementsEqual(marker) { return start }
+            start -= 1
+        }
+        return nil
     }
 
     static func rate(_ value: Any, field: String) throws(PriceRowError) -> Double {

@@ -152,7 +152,7 @@ public struct PriceTable: Sendable {
         return result
     }
 
-    static func manifest(at path: String) throws(PriceDataError) -> PriceManifest {
+    public static func manifest(at path: String) throws(PriceDataError) -> PriceManifest {
         let object = try object(at: path)
         func text(_ field: String) throws(PriceDataError) -> String {
             guard let value = object[field] as? String else {

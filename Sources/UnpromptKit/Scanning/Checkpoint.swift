@@ -64,6 +64,20 @@ public struct Checkpoint: Sendable, Equatable {
     }
 }
 
+/// The part of a checkpoint a rescan compares a source's stat with (`SourceFingerprint.unchanged`).
+public struct CheckpointStamp: Sendable, Equatable {
+    public var device: UInt64
+    public var inode: UInt64
+    public var size: Int64
+    public var modifiedNanoseconds: Int64
+}
+
+extension Checkpoint {
+    var stamp: CheckpointStamp {
+        CheckpointStamp(device: device, inode: inode, size: size, modifiedNanoseconds: modifiedNanoseconds)
+    }
+}
+
 extension SourceState {
     /// Nothing saved: no variable, no running total, no watermark.
     var isEmpty: Bool { variables.isEmpty && baselines.isEmpty && watermark == nil }

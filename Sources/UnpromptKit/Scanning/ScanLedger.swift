@@ -19,6 +19,11 @@ public protocol ScanLedger<Failure>: Sendable {
     func lockForScan() throws(Failure) -> ScanLease
     /// Every source's checkpoint, by source key: one query for a whole rescan.
     func allCheckpoints() throws(Failure) -> [String: Checkpoint]
+    /// What a rescan compares each source's stat with, by source key: one query, and no hash or saved state
+    /// of a source that has nothing new.
+    func checkpointStamps() throws(Failure) -> [String: CheckpointStamp]
+    /// One source's checkpoint, for a source whose stamp shows it changed.
+    func checkpoint(for sourceKey: String) throws(Failure) -> Checkpoint?
     /// Commits reads in order, each as the contract says; the group in one transaction where the ledger has them
     /// (a crash loses the whole group, whose sources are then read again). While the scan's lease is held, a
     /// ledger may keep that transaction open for later groups until `finishCommits`: a failure or a crash then
@@ -29,6 +34,16 @@ public protocol ScanLedger<Failure>: Sendable {
     /// Records that a scan starting at `time` (milliseconds since 1970) has completed: the ledger holds every
     /// readable record up to then (the live estimate's `measuredAt`).
     func recordMeasurement(at time: Int64) throws(Failure)
+}
+
+extension ScanLedger {
+    public func checkpointStamps() throws(Failure) -> [String: CheckpointStamp] {
+        try allCheckpoints().mapValues(\.stamp)
+    }
+
+    public func checkpoint(for sourceKey: String) throws(Failure) -> Checkpoint? {
+        try allCheckpoints()[sourceKey]
+    }
 }
 
 /// When a group of finished reads is committed: once it holds this many reads or this many events, or this long

@@ -78,7 +78,8 @@ public struct Scanner: Sendable {
         let lease = try ledger.lockForScan()
         defer { lease.release() }
         var report = ScanReport()
-        let checkpoints = try ledger.allCheckpoints()
+        // Stamps only: the hashes and saved state of a source are read once its stat shows it changed.
+        let stamps = try ledger.checkpointStamps()
         var work: [PlannedRead] = []
         for descriptor in descriptors {
             for input in descriptor.inputs {
@@ -93,16 +94,16 @@ public struct Scanner: Sendable {
                     report.sources += 1
                     let key = SourceKey.of(path: source.path)
                     let info = SourceFingerprint.changeStat(source.info, of: source.path, format: input.format)
-                    if let checkpoint = checkpoints[key], SourceFingerprint.unchanged(info, since: checkpoint) {
+                    let stamp = stamps[key]
+                    if let stamp, SourceFingerprint.unchanged(info, since: stamp) {
                         report.unchanged += 1
                         continue
                     }
                     let compiled = rules ?? CompiledInput(input, descriptor: descriptor)
                     rules = compiled
+                    let checkpoint = stamp == nil ? nil : try ledger.checkpoint(for: key)
                     work.append(
-                        PlannedRead(
-                            path: source.path, key: key, checkpoint: checkpoints[key], rules: compiled,
-                            size: source.size))
+                        PlannedRead(path: source.path, key: key, checkpoint: checkpoint, rules: compiled, size: source.size))
                 }
             }
         }

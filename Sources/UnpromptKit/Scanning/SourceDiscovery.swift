@@ -38,7 +38,7 @@ public struct SourceDiscovery: Sendable {
         var found: [DiscoveredSource] = []
         var problems: [DiscoveryProblem] = []
         var leftOut = 0
-        var seen = Set<[UInt64]>()
+        var seen = Set<FileIdentity>()
         for spec in input.sources {
             let roots = rootOverride.map { [$0] } ?? RootTemplate.expand(spec.root, environment: environment, home: home)
             for root in roots {
@@ -49,7 +49,7 @@ public struct SourceDiscovery: Sendable {
                     walker.walk()
                     problems += walker.problems
                     leftOut += walker.leftOut
-                    for source in walker.found where seen.insert([source.device, source.inode]).inserted {
+                    for source in walker.found where seen.insert(FileIdentity(device: source.device, inode: source.inode)).inserted {
                         found.append(source)
                     }
                 }
@@ -117,11 +117,18 @@ extension SourceDiscovery {
     /// Explicitly named files, each listed once even when named twice or through a link. A path that
     /// cannot be examined is kept, so reading it reports why.
     public static func distinct(_ paths: [String]) -> [String] {
-        var seen = Set<[UInt64]>()
+        var seen = Set<FileIdentity>()
         return paths.filter { path in
             var info = stat()
             guard SystemPath.stat(path, &info) else { return true }
-            return seen.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted
+            return seen.insert(FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))).inserted
         }
     }
+}
+
+/// A file as the file system knows it, whatever path reaches it: a value, so telling thousands of sources apart
+/// allocates nothing per source.
+private struct FileIdentity: Hashable {
+    let device: UInt64
+    let inode: UInt64
 }

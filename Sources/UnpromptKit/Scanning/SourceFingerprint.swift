@@ -57,9 +57,9 @@ enum SourceFingerprint {
     }
 
     /// Whether a stat shows nothing new since the checkpoint: same file, same size, same modification time.
-    static func unchanged(_ info: stat, since checkpoint: Checkpoint) -> Bool {
-        UInt64(info.st_dev) == checkpoint.device && UInt64(info.st_ino) == checkpoint.inode
-            && Int64(info.st_size) == checkpoint.size && modified(info) == checkpoint.modifiedNanoseconds
+    static func unchanged(_ info: stat, since stamp: CheckpointStamp) -> Bool {
+        UInt64(info.st_dev) == stamp.device && UInt64(info.st_ino) == stamp.inode
+            && Int64(info.st_size) == stamp.size && modified(info) == stamp.modifiedNanoseconds
     }
 
     /// The stat that says whether a source changed: for a format with a write-ahead log, the database's stat with

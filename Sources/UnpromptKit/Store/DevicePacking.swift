@@ -184,6 +184,130 @@ enum DevicePacking {
         }
     }
 
+    /// Why a day packed by another device was refused.
+    struct DayProblem: Error {
+        let message: String
+    }
+
+    /// Checks days packed by another device (an export's, untrusted) as fully as reading their rows from JSON
+    /// would: this packing version, distinct names each one of `tools` or `models` (by their bytes, to their
+    /// index), every row within the day with a tool and a model and each field in its range, rows in the order
+    /// of their keys (by quarter, the tool's and model's index, then the key fields) and each key once, activity
+    /// in quarter order within its quarter-hour, and no byte after it. Gives each day's row of `sync_days` (the
+    /// blob kept as it is) and its tokens, summed without overflow.
+    struct DayChecker {
+        private let tools: [[UInt8]: Int64]
+        private let models: [[UInt8]: Int64]
+        /// Per names section (its bytes) checked already: per name its index among the tools and among the
+        /// models (-1: not one). A device's days mostly name the same few, in a few orders.
+        private var known: [[UInt8]: (tools: [Int64], models: [Int64])] = [:]
+
+        init(tools: [String], models: [String]) {
+            self.tools = Dictionary(uniqueKeysWithValues: tools.enumerated().map { (Array($1.utf8), Int64($0)) })
+            self.models = Dictionary(uniqueKeysWithValues: models.enumerated().map { (Array($1.utf8), Int64($0)) })
+        }
+
+        mutating func check(_ bytes: UnsafeRawBufferPointer, day: Int64) throws(DayProblem) -> (day: PackedImport.Day, tokens: Int64) {
+            var reader = Reader(bytes: bytes)
+            func refuse(_ what: String) -> DayProblem { DayProblem(message: what + " of " + CivilDate.dateString(ofDay: day)) }
+            guard reader.unsigned() == dayVersion else { throw refuse("the packing version") }
+            let namesStart = reader.position
+            guard let stringCount = reader.count() else { throw refuse("the names") }
+            for _ in 0..<stringCount {
+                guard let length = reader.count() else { throw refuse("the names") }
+                reader.position += length
+            }
+            let namesBytes = UnsafeRawBufferPointer(rebasing: bytes[namesStart..<reader.position])
+            let key = Array(namesBytes)
+            let toolIndex: [Int64]
+            let modelIndex: [Int64]
+            if let held = known[key] {
+                (toolIndex, modelIndex) = held
+            } else {
+                (toolIndex, modelIndex) = try lookUp(namesBytes, count: stringCount, refuse)
+                known[key] = (toolIndex, modelIndex)
+            }
+            guard let rowCount = reader.count() else { throw refuse("the bucket count") }
+            let perDay = UInt64(LocalCalendar.quartersPerDay)
+            let width = 3 + BucketField.allCases.count
+            let keyWidth = 3 + BucketField.allCases.prefix { $0.isKey }.count
+            let events = 3 + BucketField.events.rawValue
+            let estimated = 3 + BucketField.estimatedEvents.rawValue
+            let nanos = 3 + BucketField.loggedCostNanos.rawValue
+            let tokenColumns = [BucketField.input, .cacheRead, .cacheWrite5m, .cacheWrite1h, .cacheWrite12h, .output].map { 3 + $0.rawValue }
+            let keyFields = BucketField.allCases.filter(\.isKey)
+            return try withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 * width) { buffer throws(DayProblem) in
+                buffer.initialize(repeating: 0)
+                var row = UnsafeMutableBufferPointer(rebasing: buffer[0..<width])
+                var previous = UnsafeMutableBufferPointer(rebasing: buffer[width...])
+                var tokens: Int64 = 0
+                var firstQuarter: Int64?
+                for index in 0..<rowCount {
+                    guard let offset = reader.unsigned(), offset < perDay, let tool = reader.unsigned(), tool < UInt64(stringCount),
+                        let model = reader.unsigned(), model < UInt64(stringCount), toolIndex[Int(tool)] >= 0, modelIndex[Int(model)] >= 0
+                    else { throw refuse("bucket \(index + 1)'s quarter, tool or model") }
+                    row[0] = Int64(offset)
+                    row[1] = toolIndex[Int(tool)]
+                    row[2] = modelIndex[Int(model)]
+                    // Every count is at least 0 (only the logged cost may be less): their bits ORed keep a sign.
+                    var signs: Int64 = 0
+                    for column in 3..<width {
+                        guard let value = reader.signed() else { throw refuse("bucket \(index + 1)") }
+                        row[column] = value
+                        if column >= keyWidth, column != nanos { signs |= value }
+                    }
+                    var admitted = signs >= 0 && row[estimated] <= row[events]
+                    for (offset, field) in keyFields.enumerated() where admitted && (index == 0 || row[3 + offset] != previous[3 + offset]) {
+                        admitted = field.admits(row[3 + offset])
+                    }
+                    guard admitted else { throw refuse("bucket \(index + 1)'s values") }
+                    if index > 0 {
+                        var column = 0
+                        while column < keyWidth, row[column] == previous[column] { column += 1 }
+                        guard column < keyWidth, previous[column] < row[column] else { throw refuse("the order of the buckets") }
+                    } else {
+                        firstQuarter = day * Int64(perDay) + row[0]
+                    }
+                    for column in tokenColumns { tokens = tokens.saturatingAdd(row[column]) }
+                    swap(&row, &previous)
+                }
+                guard let quarterCount = reader.count() else { throw refuse("the activity count") }
+                var lastActivity: Int64?
+                var previousQuarter: Int64 = -1
+                for index in 0..<quarterCount {
+                    guard let offset = reader.unsigned(), offset < perDay, Int64(offset) > previousQuarter, let first = reader.signed(),
+                        let last = reader.signed(), first >= 0, first <= last, last < Bucket.quarterMilliseconds
+                    else { throw refuse("activity \(index + 1)") }
+                    previousQuarter = Int64(offset)
+                    let end = (day * Int64(perDay) + Int64(offset)) * Bucket.quarterMilliseconds + last
+                    lastActivity = max(lastActivity ?? end, end)
+                }
+                guard reader.atEnd, rowCount > 0 || quarterCount > 0 else { throw refuse("the end") }
+                return (PackedImport.Day(day: day, firstQuarter: firstQuarter, lastActivity: lastActivity, blob: Data(bytes)), tokens)
+            }
+        }
+
+        /// The names section `bytes` (their count, then each), each a distinct tool or model.
+        private func lookUp(_ bytes: UnsafeRawBufferPointer, count: Int, _ refuse: (String) -> DayProblem) throws(DayProblem)
+            -> (tools: [Int64], models: [Int64])
+        {
+            var reader = Reader(bytes: bytes)
+            _ = reader.count()
+            var seen: Set<[UInt8]> = []
+            var tools: [Int64] = []
+            var models: [Int64] = []
+            for _ in 0..<count {
+                guard let text = reader.name(), seen.insert(text).inserted else { throw refuse("the names") }
+                let tool = self.tools[text] ?? -1
+                let model = self.models[text] ?? -1
+                guard tool >= 0 || model >= 0 else { throw refuse("a name that is neither a tool nor a model") }
+                tools.append(tool)
+                models.append(model)
+            }
+            return (tools, models)
+        }
+    }
+
     /// The day's buckets and activity, as packed; a blob that does not unpack is a damaged store.
     static func unpackDay(_ data: Data, day: Int64) throws(StoreError) -> (buckets: [BucketRow], activity: [ActivityQuarter]) {
         let unpacked: (buckets: [BucketRow], activity: [ActivityQuarter])? = data.withUnsafeBytes { raw in
@@ -336,12 +460,19 @@ enum DevicePacking {
 
         var atEnd: Bool { position == bytes.count }
 
-        mutating func unsigned() -> UInt64? {
+        @inline(__always) mutating func unsigned() -> UInt64? {
+            // Most values take one byte.
+            if position < bytes.count, bytes[position] < 0x80 {
+                position += 1
+                return UInt64(bytes[position - 1])
+            }
             var value: UInt64 = 0
             var shift: UInt64 = 0
             while position < bytes.count, shift < 64 {
                 let byte = bytes[position]
                 position += 1
+                // The tenth byte holds the 64th bit only.
+                if shift == 63, byte > 1 { return nil }
                 value |= UInt64(byte & 0x7F) << shift
                 if byte < 0x80 { return value }
                 shift += 7
@@ -349,7 +480,7 @@ enum DevicePacking {
             return nil
         }
 
-        mutating func signed() -> Int64? {
+        @inline(__always) mutating func signed() -> Int64? {
             unsigned().map { Int64(bitPattern: ($0 >> 1) ^ (0 &- ($0 & 1))) }
         }
 
@@ -357,6 +488,12 @@ enum DevicePacking {
         mutating func count() -> Int? {
             guard let value = unsigned(), value <= UInt64(bytes.count - position) else { return nil }
             return Int(value)
+        }
+
+        mutating func name() -> [UInt8]? {
+            guard let length = count() else { return nil }
+            defer { position += length }
+            return Array(UnsafeRawBufferPointer(rebasing: bytes[position..<position + length]))
         }
 
         mutating func string() -> String? {

@@ -108,9 +108,10 @@ struct DeviceSyncTests {
 
         var history = try laptop.queries(now: now).exportHistory()
         history.buckets = []
-        var newer = SyncExport.document(DeviceImport(device: laptopID, label: "laptop", sequence: 50, exportedAt: now, history: history))
+        var newer = SyncExport.document(
+            DeviceImport(device: laptopID, label: "laptop", sequence: 50, exportedAt: now, history: history), version: 3)
         newer = Array(String(decoding: newer, as: UTF8.self).replacingOccurrences(
-            of: "\"version\":\(SyncExport.version),", with: "\"version\":\(SyncExport.version + 1),").utf8)
+            of: "\"version\":3,", with: "\"version\":\(SyncExport.version + 1),").utf8)
         let damaged: [(Data, SyncExportProblem.Kind, String?)] = [
             (good.prefix(good.count - 9), .damaged, "laptop"),
             (Zstd.compress(newer), .newerVersion(SyncExport.version + 1), "laptop"),

@@ -73,8 +73,8 @@ struct SyncExportTests {
     @Test func versionsOneAndTwoStillRead() throws {
         var history = try history()
         history.buckets = []
-        let text = String(decoding: SyncExport.document(export(history)), as: UTF8.self)
-        let current = "\"version\":\(SyncExport.version),"
+        let text = String(decoding: SyncExport.document(export(history), version: 3), as: UTF8.self)
+        let current = "\"version\":3,"
         var v2 = Array(text.replacingOccurrences(of: current, with: "\"version\":2,").utf8)
         #expect(try SyncExport.decode(document: &v2).history == history)
         let cut = try #require(text.range(of: "\"confirmations\":"))
@@ -87,10 +87,16 @@ struct SyncExportTests {
         #expect(read.history == expected && read.sequence == 7)
     }
 
+    /// The JSON part of a version 4 document (its days packed after it) and a version 3 document both match it.
     @Test func theDocumentMatchesItsSchema() throws {
-        var document = SyncExport.document(export(try history()))
-        let validation = try SchemaCheck.run(schema: Repository.root + "/docs/sync.schema.json", document: Data(document))
-        #expect(validation.status == 0, "\(validation.output)")
+        let written = SyncExport.document(export(try history()))
+        let parts = SyncExport.split(document: written)
+        #expect(parts.days.map { !$0.isEmpty } == true, "version 4 packs its days after the JSON part")
+        for json in [Array(parts.json), SyncExport.document(export(try history()), version: 3)] {
+            let validation = try SchemaCheck.run(schema: Repository.root + "/docs/sync.schema.json", document: Data(json))
+            #expect(validation.status == 0, "\(validation.output)")
+        }
+        var document = Array(parts.json)
         // The checker is not lenient: a field the schema does not name fails it.
         document.removeLast()
         document += Array(",\"hostname\":\"box\"}".utf8)
@@ -141,8 +147,8 @@ struct SyncExportTests {
     }
 
     @Test func aNewerVersionIsRefusedNamingTheDevice() throws {
-        let text = String(decoding: SyncExport.document(export(try history())), as: UTF8.self)
-            .replacingOccurrences(of: "\"version\":\(SyncExport.version),", with: "\"version\":\(SyncExport.version + 1),")
+        let text = String(decoding: SyncExport.document(export(try history()), version: 3), as: UTF8.self)
+            .replacingOccurrences(of: "\"version\":3,", with: "\"version\":\(SyncExport.version + 1),")
         let refused = problem(document: text)
         #expect(refused?.kind == .newerVersion(SyncExport.version + 1))
         #expect(refused?.label == "laptop" && refused?.device == id)
@@ -150,7 +156,7 @@ struct SyncExportTests {
     }
 
     @Test func aDocumentOutsideTheSchemaIsRefused() throws {
-        let good = String(decoding: SyncExport.document(export(try history())), as: UTF8.self)
+        let good = String(decoding: SyncExport.document(export(try history()), version: 3), as: UTF8.self)
         let cases: [(String, String)] = [
             (good.replacingOccurrences(of: "\"format\":\"unprompt-sync\"", with: "\"format\":\"other\""), "not an Unprompt export"),
             (good.replacingOccurrences(of: "\"limits\":[", with: "\"host\":\"box\",\"limits\":["), "unknown field 'host'"),
@@ -173,8 +179,8 @@ struct SyncExportTests {
         // Version 1 held no answers (its rows, of 14, are left out here: `aVersionOneExportIsStillRead`).
         var unbucketed = try history()
         unbucketed.buckets = []
-        let v1 = String(decoding: SyncExport.document(export(unbucketed)), as: UTF8.self)
-            .replacingOccurrences(of: "\"version\":\(SyncExport.version),", with: "\"version\":1,")
+        let v1 = String(decoding: SyncExport.document(export(unbucketed), version: 3), as: UTF8.self)
+            .replacingOccurrences(of: "\"version\":3,", with: "\"version\":1,")
         #expect(problem(document: v1)?.message.contains("empty list (export version 1)") == true)
         // Rows: the first bucket row's quarter-hour made 96 (out of the day), a row made too short, rows swapped.
         let rows = try #require(good.range(of: "\"buckets\":[[")).upperBound
@@ -216,7 +222,7 @@ struct SyncExportTests {
         #expect(problem(document: wide)?.message.contains("list of 14 numbers") == true)
         // A row whose tier is not a tier is refused.
         let history = try history()
-        let good = String(decoding: SyncExport.document(export(history)), as: UTF8.self)
+        let good = String(decoding: SyncExport.document(export(history), version: 3), as: UTF8.self)
         let fast = try #require(history.buckets.first { $0.dimensions.speed == .fast })
         let offset = fast.quarter - CivilDate.floorDivide(fast.quarter, LocalCalendar.quartersPerDay) * LocalCalendar.quartersPerDay
         // Its row: the quarter-hour, the tool and model indices, no context band or logged cost, then speed fast, tier standard, region us.

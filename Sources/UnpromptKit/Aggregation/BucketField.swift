@@ -14,6 +14,9 @@ public enum BucketField: Int, Sendable, CaseIterable {
         .loggedCostNanos, .estimatedEvents,
     ]
 
+    /// The fields a row's tokens are the sum of: those `TokenCounts.total` sums (reasoning is inside output).
+    public static let tokens: [BucketField] = [.input, .cacheRead, .cacheWrite5m, .cacheWrite1h, .cacheWrite12h, .output]
+
     /// True for the fields of the bucket key (`BucketKey`): rows are ordered by them, and two rows of one
     /// quarter-hour, tool and model differ in one of them.
     public var isKey: Bool { [.contextAbove, .costLogged, .speed, .tier, .region].contains(self) }

@@ -136,10 +136,7 @@ enum DevicePacking {
             if firstQuarter == nil { firstQuarter = day * LocalCalendar.quartersPerDay + offset }
             rows.row(UInt64(offset), number(tool), number(model), signed: values)
             rowCount += 1
-            func value(_ field: BucketField) -> Int64 { values[field.rawValue] }
-            tokens = tokens.saturatingAdd(
-                value(.input).saturatingAdd(value(.cacheRead)).saturatingAdd(value(.cacheWrite5m)).saturatingAdd(value(.cacheWrite1h))
-                    .saturatingAdd(value(.cacheWrite12h)).saturatingAdd(value(.output)))
+            for field in BucketField.tokens { tokens = tokens.saturatingAdd(values[field.rawValue]) }
         }
 
         /// An active quarter-hour `offset` into the day, its first and last record in milliseconds into it.
@@ -234,7 +231,7 @@ enum DevicePacking {
             let events = 3 + BucketField.events.rawValue
             let estimated = 3 + BucketField.estimatedEvents.rawValue
             let nanos = 3 + BucketField.loggedCostNanos.rawValue
-            let tokenColumns = [BucketField.input, .cacheRead, .cacheWrite5m, .cacheWrite1h, .cacheWrite12h, .output].map { 3 + $0.rawValue }
+            let tokenColumns = BucketField.tokens.map { 3 + $0.rawValue }
             let keyFields = BucketField.allCases.filter(\.isKey)
             return try withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 * width) { buffer throws(DayProblem) in
                 buffer.initialize(repeating: 0)
@@ -415,38 +412,45 @@ enum DevicePacking {
     fileprivate struct Writer {
         var bytes: [UInt8] = []
 
+        /// The most bytes a value takes: 7 bits a byte.
+        static let maxLength = 10
+
         mutating func unsigned(_ value: UInt64) {
-            var value = value
-            while value >= 0x80 {
-                bytes.append(UInt8(value & 0x7F) | 0x80)
-                value >>= 7
-            }
-            bytes.append(UInt8(value))
-        }
-
-        mutating func signed(_ value: Int64) { unsigned(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
-
-        /// Three unsigned values, then `values` signed: a bucket row, appended at once.
-        mutating func row(_ a: UInt64, _ b: UInt64, _ c: UInt64, signed values: UnsafeBufferPointer<Int64>) {
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10 * (3 + values.count)) { buffer in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maxLength) { buffer in
                 var position = 0
-                func put(_ value: UInt64) {
-                    var value = value
-                    while value >= 0x80 {
-                        buffer[position] = UInt8(truncatingIfNeeded: value) | 0x80
-                        position += 1
-                        value >>= 7
-                    }
-                    buffer[position] = UInt8(value)
-                    position += 1
-                }
-                put(a)
-                put(b)
-                put(c)
-                for value in values { put(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
+                Self.put(value, into: buffer, at: &position)
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<position]))
             }
         }
+
+        mutating func signed(_ value: Int64) { unsigned(Self.zigzag(value)) }
+
+        /// Three unsigned values, then `values` signed: a bucket row, appended at once.
+        mutating func row(_ a: UInt64, _ b: UInt64, _ c: UInt64, signed values: UnsafeBufferPointer<Int64>) {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maxLength * (3 + values.count)) { buffer in
+                var position = 0
+                Self.put(a, into: buffer, at: &position)
+                Self.put(b, into: buffer, at: &position)
+                Self.put(c, into: buffer, at: &position)
+                for value in values { Self.put(Self.zigzag(value), into: buffer, at: &position) }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<position]))
+            }
+        }
+
+        /// `value` as unsigned LEB128 at `position` in `buffer`, which has room for it.
+        @inline(__always) private static func put(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at position: inout Int) {
+            var value = value
+            while value >= 0x80 {
+                buffer[position] = UInt8(truncatingIfNeeded: value) | 0x80
+                position += 1
+                value >>= 7
+            }
+            buffer[position] = UInt8(value)
+            position += 1
+        }
+
+        /// A signed value as the unsigned one it is written as: 0, -1, 1, -2 … as 0, 1, 2, 3 ….
+        @inline(__always) private static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
 
         mutating func string(_ text: String) {
             unsigned(UInt64(text.utf8.count))

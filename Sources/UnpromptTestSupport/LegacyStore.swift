@@ -39,10 +39,23 @@ public enum LegacyStore: Sendable {
         ) WITHOUT ROWID;
         """
 
-    /// SQL that takes a current store's tables back to schema 8's: the buckets without their price dimensions,
-    /// server-tool calls and 12-hour cache writes (schema 9), the identities without those columns. For tests that set a store's
-    /// version back, together with dropping the tables of the steps after the one they test.
-    public static let beforeSchemaNine = """
+    /// SQL that takes a current store's tables back to schema 9's: imported days in a row per day (`sync_days`,
+    /// empty, as schema 7 created it) instead of blocks of days (schema 10).
+    public static let beforeSchemaTen = """
+        DROP TABLE sync_blocks;
+        CREATE TABLE sync_days (
+            device TEXT NOT NULL, day INTEGER NOT NULL, first_quarter INTEGER, last_activity INTEGER,
+            chunk BLOB NOT NULL,
+            PRIMARY KEY (device, day)
+        ) WITHOUT ROWID;
+
+        """
+
+    /// SQL that takes a current store's tables back to schema 8's: schema 9's (`beforeSchemaTen`), then the buckets
+    /// without their price dimensions, server-tool calls and 12-hour cache writes (schema 9), the identities without
+    /// those columns. For tests that set a store's version back, together with dropping the tables of the steps
+    /// after the one they test.
+    public static let beforeSchemaNine = beforeSchemaTen + """
         CREATE TABLE buckets_v7 (
             quarter INTEGER NOT NULL, tool TEXT NOT NULL, model TEXT NOT NULL,
             context_above INTEGER NOT NULL, cost_logged INTEGER NOT NULL,

@@ -86,13 +86,15 @@ extension SyncExport {
         let result = bytes.withUnsafeBytes { raw -> Result<PackedImport, SyncExportProblem> in
             var reader = DocumentReader(parser: parser, headerVersion: headerVersion)
             do throws(SyncExportProblem) {
-                let packed = daysStart.map { UnsafeRawBufferPointer(rebasing: raw[$0..<total]) }
-                return .success(try reader.read(raw.baseAddress!, count: count, packedDays: packed))
+                return .success(try reader.read(raw.baseAddress!, count: count, packedDays: daysStart.map { $0..<total }, in: raw))
             } catch {
                 return .failure(error)
             }
         }
-        return try result.get()
+        var packed = try result.get()
+        // Version 4's days were checked where they lie, in the document: it is kept whole, not copied from.
+        if daysStart != nil { packed.packed = bytes }
+        return packed
     }
 
     /// The import as its rows: every packed day unpacked again.
@@ -100,7 +102,7 @@ extension SyncExport {
         var history = DeviceHistory(limits: packed.limits, measuredAt: packed.measuredAt, confirmations: packed.confirmations)
         for day in packed.days {
             do {
-                let rows = try DevicePacking.unpackDay(day.blob, day: day.day)
+                let rows = try DevicePacking.unpackDay(packed.blob(day), day: day.day)
                 history.buckets += rows.buckets
                 history.activity += rows.activity
             } catch {
@@ -134,9 +136,11 @@ private struct DocumentReader {
         SyncExportProblem(kind: kind, message: message, device: device, label: label)
     }
 
-    /// `packedDays`: the bytes after the JSON part's newline (version 4 on), nil when there is none.
-    mutating func read(_ base: UnsafeRawPointer, count: Int, packedDays: UnsafeRawBufferPointer?) throws(SyncExportProblem)
-        -> PackedImport
+    /// `packedDays`: where the bytes after the JSON part's newline are in `document` (version 4 on), nil when there
+    /// is none. The import's days are then ranges of `document` (its `packed` is left empty for the caller to
+    /// fill); before version 4, of the bytes packed from the rows.
+    mutating func read(_ base: UnsafeRawPointer, count: Int, packedDays: Range<Int>?, in document: UnsafeRawBufferPointer)
+        throws(SyncExportProblem) -> PackedImport
     {
         let root: JSONRef
         do {
@@ -184,12 +188,14 @@ private struct DocumentReader {
         let windows = try strings(fields["windows"]!, "windows")
         let days: [PackedImport.Day]
         let tokens: Int64
+        var packed: [UInt8] = []
         if version >= 4 {
             // (A header of another version than the document's was refused above.)
             guard let packedDays else { throw problem("its days are packed, and it has no header saying so (export version \(version))") }
-            (days, tokens) = try self.packedDays(fields["days"]!, packedDays, tools: tools, models: models)
+            (days, tokens) = try self.packedDays(fields["days"]!, packedDays, in: document, tools: tools, models: models)
         } else {
-            (days, tokens) = try self.days(fields["days"]!, tools: tools, models: models, bucketFields: SyncExport.bucketFields(version: version))
+            (days, tokens) = try self.days(
+                fields["days"]!, tools: tools, models: models, bucketFields: SyncExport.bucketFields(version: version), into: &packed)
         }
         let limits = try limits(fields["limits"]!, tools: tools, windows: windows)
         let reader = SyncConfirmationReader(parser: parser, problem: { [device, label] message in
@@ -198,8 +204,8 @@ private struct DocumentReader {
         let confirmations = try reader.read(fields["confirmations"]!)
         if version == 1, !confirmations.isEmpty { throw problem("its confirmations are not an empty list (export version 1)") }
         return PackedImport(
-            device: device, label: label, sequence: sequence, exportedAt: exportedAt, measuredAt: measuredAt, days: days, limits: limits,
-            confirmations: confirmations, tokens: tokens)
+            device: device, label: label, sequence: sequence, exportedAt: exportedAt, measuredAt: measuredAt, packed: packed, days: days,
+            limits: limits, confirmations: confirmations, tokens: tokens)
     }
 
     private func string(_ ref: JSONRef) -> String? {
@@ -224,9 +230,9 @@ private struct DocumentReader {
         return result
     }
 
-    /// The days, each packed as it is read, and their tokens.
-    private func days(_ ref: JSONRef, tools: [String], models: [String], bucketFields: [BucketField]) throws(SyncExportProblem)
-        -> (days: [PackedImport.Day], tokens: Int64)
+    /// The days, each packed as it is read into `packed`, and their tokens.
+    private func days(_ ref: JSONRef, tools: [String], models: [String], bucketFields: [BucketField], into packed: inout [UInt8])
+        throws(SyncExportProblem) -> (days: [PackedImport.Day], tokens: Int64)
     {
         guard case .array = parser.value(of: ref) else { throw problem("its days are not a list") }
         // The packer numbers distinct strings: a tool and a model of the same name are one string.
@@ -309,14 +315,15 @@ private struct DocumentReader {
                 packer.activity(offset: offset, first: first, last: last)
             }
             tokens = tokens.saturatingAdd(packer.tokens)
-            if let packed = packer.finish() { days.append(packed) }
+            if let day = packer.finish(into: &packed) { days.append(day) }
         }
         return (days, tokens)
     }
 
     /// Version 4's days: rows of 2 (the day, the length of its packed bytes), in order, each day once, whose
-    /// bytes follow one another in `packed` to its end; every day checked whole (`DevicePacking.DayChecker`).
-    private func packedDays(_ ref: JSONRef, _ packed: UnsafeRawBufferPointer, tools: [String], models: [String])
+    /// bytes follow one another in `range` of `document` to its end; every day checked whole
+    /// (`DevicePacking.DayChecker`) where it lies.
+    private func packedDays(_ ref: JSONRef, _ range: Range<Int>, in document: UnsafeRawBufferPointer, tools: [String], models: [String])
         throws(SyncExportProblem) -> (days: [PackedImport.Day], tokens: Int64)
     {
         var bad = 0
@@ -326,23 +333,24 @@ private struct DocumentReader {
         days.reserveCapacity(rows)
         var tokens: Int64 = 0
         var previousDay: Int64?
-        var position = 0
+        var position = range.lowerBound
         for row in 0..<rows {
             guard let day = parser.tableInteger(2 * row), abs(day) < 10_000_000, let length = parser.tableInteger(2 * row + 1),
-                length > 0, length <= Int64(packed.count - position)
+                length > 0, length <= Int64(range.upperBound - position)
             else { throw problem("day \(row + 1) is not a day and the length of its bytes within the file") }
             guard previousDay.map({ $0 < day }) ?? true else { throw problem("its days are not in order, each once") }
             previousDay = day
+            let bytes = position..<position + Int(length)
             do throws(DevicePacking.DayProblem) {
-                let checked = try checker.check(UnsafeRawBufferPointer(rebasing: packed[position..<position + Int(length)]), day: day)
-                days.append(checked.day)
+                let checked = try checker.check(UnsafeRawBufferPointer(rebasing: document[bytes]), day: day)
+                days.append(PackedImport.Day(day: day, firstQuarter: checked.firstQuarter, lastActivity: checked.lastActivity, bytes: bytes))
                 tokens = tokens.saturatingAdd(checked.tokens)
             } catch {
                 throw problem("its packed day does not read: \(error.message)")
             }
-            position += Int(length)
+            position = bytes.upperBound
         }
-        guard position == packed.count else { throw problem("it holds bytes after its last packed day") }
+        guard position == range.upperBound else { throw problem("it holds bytes after its last packed day") }
         return (days, tokens)
     }
 

@@ -191,6 +191,17 @@ final class Statement {
         while try step() {}
     }
 
+    /// Binds `values`, then `blob` as the next parameter where it lies (SQLite copies it only into its pages, not
+    /// first into a buffer of its own: a merge writes megabytes of packed days), and runs the statement.
+    func run(_ values: [SQLValue], borrowing blob: UnsafeRawBufferPointer) throws(StoreError) {
+        try bind(values)
+        defer { sqlite3_reset(statement) }
+        // SQLITE_STATIC (nil): the bytes stay valid until the reset above, which is all SQLite asks of them.
+        let code = sqlite3_bind_blob64(statement, Int32(values.count + 1), blob.baseAddress, UInt64(blob.count), nil)
+        guard code == SQLITE_OK else { throw database.failure(code) }
+        while try step() {}
+    }
+
     /// How many parameters the statement takes.
     var parameterCount: Int { Int(sqlite3_bind_parameter_count(statement)) }
 

@@ -24,6 +24,7 @@ enum DevicePacking {
         let (names, ids) = strings(of: buckets)
         var packer = DayPacker(names: names)
         var days: [PackedImport.Day] = []
+        var packed: [UInt8] = []
         var tokens: Int64 = 0
         var b = 0
         var a = 0
@@ -38,11 +39,11 @@ enum DevicePacking {
             while a < activity.count, activity[a].quarter < end { a += 1 }
             fill(&packer, day: day, buckets: buckets[firstBucket..<b], activity: activity[firstActive..<a], ids: ids)
             tokens = tokens.saturatingAdd(packer.tokens)
-            if let packed = packer.finish() { days.append(packed) }
+            if let day = packer.finish(into: &packed) { days.append(day) }
         }
         return PackedImport(
             device: imported.device, label: imported.label, sequence: imported.sequence, exportedAt: imported.exportedAt,
-            measuredAt: imported.history.measuredAt, days: days, limits: imported.history.limits,
+            measuredAt: imported.history.measuredAt, packed: packed, days: days, limits: imported.history.limits,
             confirmations: imported.history.confirmations, tokens: tokens)
     }
 
@@ -174,134 +175,12 @@ enum DevicePacking {
             return bytes
         }
 
-        /// The day's row of `sync_days`, or nil for a day that holds nothing.
-        func finish() -> PackedImport.Day? {
+        /// The day, its blob appended to `packed`; nil for a day that holds nothing.
+        func finish(into packed: inout [UInt8]) -> PackedImport.Day? {
             guard rowCount > 0 || quarterCount > 0 else { return nil }
-            return PackedImport.Day(day: day, firstQuarter: firstQuarter, lastActivity: lastActivity, blob: Data(blob()))
-        }
-    }
-
-    /// Why a day packed by another device was refused.
-    struct DayProblem: Error {
-        let message: String
-    }
-
-    /// Checks days packed by another device (an export's, untrusted) as fully as reading their rows from JSON
-    /// would: this packing version, distinct names each one of `tools` or `models` (by their bytes, to their
-    /// index), every row within the day with a tool and a model and each field in its range, rows in the order
-    /// of their keys (by quarter, the tool's and model's index, then the key fields) and each key once, activity
-    /// in quarter order within its quarter-hour, and no byte after it. Gives each day's row of `sync_days` (the
-    /// blob kept as it is) and its tokens, summed without overflow.
-    struct DayChecker {
-        private let tools: [[UInt8]: Int64]
-        private let models: [[UInt8]: Int64]
-        /// Per names section (its bytes) checked already: per name its index among the tools and among the
-        /// models (-1: not one). A device's days mostly name the same few, in a few orders.
-        private var known: [[UInt8]: (tools: [Int64], models: [Int64])] = [:]
-
-        init(tools: [String], models: [String]) {
-            self.tools = Dictionary(uniqueKeysWithValues: tools.enumerated().map { (Array($1.utf8), Int64($0)) })
-            self.models = Dictionary(uniqueKeysWithValues: models.enumerated().map { (Array($1.utf8), Int64($0)) })
-        }
-
-        mutating func check(_ bytes: UnsafeRawBufferPointer, day: Int64) throws(DayProblem) -> (day: PackedImport.Day, tokens: Int64) {
-            var reader = Reader(bytes: bytes)
-            func refuse(_ what: String) -> DayProblem { DayProblem(message: what + " of " + CivilDate.dateString(ofDay: day)) }
-            guard reader.unsigned() == dayVersion else { throw refuse("the packing version") }
-            let namesStart = reader.position
-            guard let stringCount = reader.count() else { throw refuse("the names") }
-            for _ in 0..<stringCount {
-                guard let length = reader.count() else { throw refuse("the names") }
-                reader.position += length
-            }
-            let namesBytes = UnsafeRawBufferPointer(rebasing: bytes[namesStart..<reader.position])
-            let key = Array(namesBytes)
-            let toolIndex: [Int64]
-            let modelIndex: [Int64]
-            if let held = known[key] {
-                (toolIndex, modelIndex) = held
-            } else {
-                (toolIndex, modelIndex) = try lookUp(namesBytes, count: stringCount, refuse)
-                known[key] = (toolIndex, modelIndex)
-            }
-            guard let rowCount = reader.count() else { throw refuse("the bucket count") }
-            let perDay = UInt64(LocalCalendar.quartersPerDay)
-            let width = 3 + BucketField.allCases.count
-            let keyWidth = 3 + BucketField.allCases.prefix { $0.isKey }.count
-            let events = 3 + BucketField.events.rawValue
-            let estimated = 3 + BucketField.estimatedEvents.rawValue
-            let nanos = 3 + BucketField.loggedCostNanos.rawValue
-            let tokenColumns = BucketField.tokens.map { 3 + $0.rawValue }
-            let keyFields = BucketField.allCases.filter(\.isKey)
-            return try withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 * width) { buffer throws(DayProblem) in
-                buffer.initialize(repeating: 0)
-                var row = UnsafeMutableBufferPointer(rebasing: buffer[0..<width])
-                var previous = UnsafeMutableBufferPointer(rebasing: buffer[width...])
-                var tokens: Int64 = 0
-                var firstQuarter: Int64?
-                for index in 0..<rowCount {
-                    guard let offset = reader.unsigned(), offset < perDay, let tool = reader.unsigned(), tool < UInt64(stringCount),
-                        let model = reader.unsigned(), model < UInt64(stringCount), toolIndex[Int(tool)] >= 0, modelIndex[Int(model)] >= 0
-                    else { throw refuse("bucket \(index + 1)'s quarter, tool or model") }
-                    row[0] = Int64(offset)
-                    row[1] = toolIndex[Int(tool)]
-                    row[2] = modelIndex[Int(model)]
-                    // Every count is at least 0 (only the logged cost may be less): their bits ORed keep a sign.
-                    var signs: Int64 = 0
-                    for column in 3..<width {
-                        guard let value = reader.signed() else { throw refuse("bucket \(index + 1)") }
-                        row[column] = value
-                        if column >= keyWidth, column != nanos { signs |= value }
-                    }
-                    var admitted = signs >= 0 && row[estimated] <= row[events]
-                    for (offset, field) in keyFields.enumerated() where admitted && (index == 0 || row[3 + offset] != previous[3 + offset]) {
-                        admitted = field.admits(row[3 + offset])
-                    }
-                    guard admitted else { throw refuse("bucket \(index + 1)'s values") }
-                    if index > 0 {
-                        var column = 0
-                        while column < keyWidth, row[column] == previous[column] { column += 1 }
-                        guard column < keyWidth, previous[column] < row[column] else { throw refuse("the order of the buckets") }
-                    } else {
-                        firstQuarter = day * Int64(perDay) + row[0]
-                    }
-                    for column in tokenColumns { tokens = tokens.saturatingAdd(row[column]) }
-                    swap(&row, &previous)
-                }
-                guard let quarterCount = reader.count() else { throw refuse("the activity count") }
-                var lastActivity: Int64?
-                var previousQuarter: Int64 = -1
-                for index in 0..<quarterCount {
-                    guard let offset = reader.unsigned(), offset < perDay, Int64(offset) > previousQuarter, let first = reader.signed(),
-                        let last = reader.signed(), first >= 0, first <= last, last < Bucket.quarterMilliseconds
-                    else { throw refuse("activity \(index + 1)") }
-                    previousQuarter = Int64(offset)
-                    let end = (day * Int64(perDay) + Int64(offset)) * Bucket.quarterMilliseconds + last
-                    lastActivity = max(lastActivity ?? end, end)
-                }
-                guard reader.atEnd, rowCount > 0 || quarterCount > 0 else { throw refuse("the end") }
-                return (PackedImport.Day(day: day, firstQuarter: firstQuarter, lastActivity: lastActivity, blob: Data(bytes)), tokens)
-            }
-        }
-
-        /// The names section `bytes` (their count, then each), each a distinct tool or model.
-        private func lookUp(_ bytes: UnsafeRawBufferPointer, count: Int, _ refuse: (String) -> DayProblem) throws(DayProblem)
-            -> (tools: [Int64], models: [Int64])
-        {
-            var reader = Reader(bytes: bytes)
-            _ = reader.count()
-            var seen: Set<[UInt8]> = []
-            var tools: [Int64] = []
-            var models: [Int64] = []
-            for _ in 0..<count {
-                guard let text = reader.name(), seen.insert(text).inserted else { throw refuse("the names") }
-                let tool = self.tools[text] ?? -1
-                let model = self.models[text] ?? -1
-                guard tool >= 0 || model >= 0 else { throw refuse("a name that is neither a tool nor a model") }
-                tools.append(tool)
-                models.append(model)
-            }
-            return (tools, models)
+            let start = packed.count
+            packed += blob()
+            return PackedImport.Day(day: day, firstQuarter: firstQuarter, lastActivity: lastActivity, bytes: start..<packed.count)
         }
     }
 
@@ -405,11 +284,11 @@ enum DevicePacking {
         return unpacked
     }
 
-    private static var damaged: StoreError {
+    static var damaged: StoreError {
         StoreError(message: "an imported device's history in the store is damaged; run `unprompt-scan sync` to import it again", busy: false)
     }
 
-    fileprivate struct Writer {
+    struct Writer {
         var bytes: [UInt8] = []
 
         /// The most bytes a value takes: 7 bits a byte.
@@ -458,7 +337,7 @@ enum DevicePacking {
         }
     }
 
-    private struct Reader {
+    struct Reader {
         let bytes: UnsafeRawBufferPointer
         var position = 0
 
@@ -515,7 +394,8 @@ struct PackedImport: Sendable {
         let day: Int64
         let firstQuarter: Int64?
         let lastActivity: Int64?
-        let blob: Data
+        /// Where its packed bytes are in `packed`.
+        let bytes: Range<Int>
     }
 
     struct Series: Sendable {
@@ -529,10 +409,16 @@ struct PackedImport: Sendable {
     let sequence: Int64
     let exportedAt: Int64
     let measuredAt: Int64?
+    /// Every day's packed bytes, one after another in day order (with other bytes around them when they are the
+    /// export's own, checked in place and kept without a copy).
+    var packed: [UInt8]
     let days: [Day]
     /// Packed as the store writes them (`DevicePacking.series`): a few per window.
     let limits: [LimitSample]
     let confirmations: [ConfirmationEntry]
     /// All the import's tokens.
     let tokens: Int64
+
+    /// `day`'s packed bytes.
+    func blob(_ day: Day) -> Data { Data(packed[day.bytes]) }
 }

@@ -163,6 +163,12 @@ enum StoreSchema {
                         WHERE keep = 1;
                     """)
             }
+            if version < 10 {
+                // Imported days are kept in blocks of 32 days (`DayBlocks`), not a row per day: a heavy user's
+                // day took a page of its own for what did not fit beside its neighbours, half of it empty. Every
+                // stored day moves into its block, its bytes unchanged; nothing is read again.
+                try UsageStore.createDayBlocks(database)
+            }
             try database.execute("PRAGMA user_version = \(UsageStore.schemaVersion)")
         }
     }

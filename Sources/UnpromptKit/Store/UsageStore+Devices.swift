@@ -87,7 +87,7 @@ public struct DeviceMeasurement: Sendable, Equatable {
 }
 
 /// Devices: this store's own random id (made once, with the schema), its exports, and the other devices'
-/// imports, kept apart from its own buckets (tables `sync_devices`, `sync_days`, `sync_limits`; see
+/// imports, kept apart from its own buckets (tables `sync_devices`, `sync_blocks`, `sync_limits`; see
 /// docs/STORE.md). An import replaces the device's previous import whole, in one transaction, so a device's
 /// history counts once however often it is imported; the own buckets are never touched by an import, and the
 /// views sum the devices chosen (`DeviceSelection`) with `DeviceMerge`.
@@ -114,6 +114,55 @@ extension UsageStore {
         let insert = try database.prepare("INSERT OR IGNORE INTO settings VALUES (?1, ?2)")
         try insert.run([.text("device_id"), .text(randomHex(bytes: 16))])
         try insert.run([.text("friend_id"), .text(randomHex(bytes: 8))])
+    }
+
+    /// The schema step that keeps imported days in blocks (`DayBlocks`) instead of a row per day: every stored
+    /// day moves, bytes unchanged, into its block.
+    static func createDayBlocks(_ database: Database) throws(StoreError) {
+        try database.execute(
+            """
+            CREATE TABLE sync_blocks (
+                device TEXT NOT NULL, block INTEGER NOT NULL, first_quarter INTEGER, last_activity INTEGER,
+                days BLOB NOT NULL, chunk BLOB NOT NULL,
+                PRIMARY KEY (device, block)
+            ) WITHOUT ROWID;
+            """)
+        var days: [(device: String, day: PackedImport.Day)] = []
+        var packed: [UInt8] = []
+        try database.prepare("SELECT device, day, first_quarter, last_activity, chunk FROM sync_days ORDER BY device, day").forEachRow {
+            row in
+            let chunk = row.blob(4) ?? Data()
+            let start = packed.count
+            packed += chunk
+            days.append(
+                (row.text(0) ?? "", PackedImport.Day(day: row.int(1) ?? 0, firstQuarter: row.int(2), lastActivity: row.int(3), bytes: start..<packed.count)))
+        }
+        let insert = try database.prepare("INSERT INTO sync_blocks VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+        var start = 0
+        while start < days.count {
+            var end = start + 1
+            while end < days.count, days[end].device == days[start].device { end += 1 }
+            try writeBlocks(of: days[start..<end].map(\.day), packed: packed, device: days[start].device, insert)
+            start = end
+        }
+        try database.execute("DROP TABLE sync_days")
+    }
+
+    /// The rows of `sync_blocks` of one device's `days`, whose bytes are in `packed`.
+    private static func writeBlocks(of days: [PackedImport.Day], packed: [UInt8], device: String, _ insert: Statement) throws(StoreError) {
+        let written = packed.withUnsafeBytes { raw -> Result<Void, StoreError> in
+            do throws(StoreError) {
+                for row in DayBlocks.rows(days) {
+                    try insert.run(
+                        [.text(device), .integer(row.block), SQLValue(row.firstQuarter), SQLValue(row.lastActivity), .blob(row.index)],
+                        borrowing: UnsafeRawBufferPointer(rebasing: raw[row.range]))
+                }
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try written.get()
     }
 
     static func randomHex(bytes: Int) -> String {
@@ -189,20 +238,16 @@ extension UsageStore {
         let series = imports.map { DevicePacking.series($0.limits) }
         try locked { database throws(StoreError) in
             try database.transaction { () throws(StoreError) in
-                let deleteDays = try database.prepare("DELETE FROM sync_days WHERE device = ?1")
+                let deleteBlocks = try database.prepare("DELETE FROM sync_blocks WHERE device = ?1")
                 let deleteLimits = try database.prepare("DELETE FROM sync_limits WHERE device = ?1")
-                let day = try database.prepare("INSERT INTO sync_days VALUES (?1, ?2, ?3, ?4, ?5)")
+                let block = try database.prepare("INSERT INTO sync_blocks VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
                 let limit = try database.prepare("INSERT INTO sync_limits VALUES (?1, ?2, ?3, ?4)")
                 let row = try database.prepare("INSERT OR REPLACE INTO sync_devices VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
                 for (imported, series) in zip(imports, series) {
                     let device = SQLValue.text(imported.device)
-                    try deleteDays.run([device])
+                    try deleteBlocks.run([device])
                     try deleteLimits.run([device])
-                    for entry in imported.days {
-                        try day.run([
-                            device, .integer(entry.day), SQLValue(entry.firstQuarter), SQLValue(entry.lastActivity), .blob(entry.blob),
-                        ])
-                    }
+                    try Self.writeBlocks(of: imported.days, packed: imported.packed, device: imported.device, block)
                     for one in series {
                         try limit.run([device, .text(one.tool), .text(one.window), .blob(one.blob)])
                     }
@@ -274,16 +319,23 @@ extension UsageStore {
         var latest = chosen.own ? try lastActivity(beforeQuarter: quarter) : nil
         guard !chosen.imported.isEmpty else { return latest }
         let day = CivilDate.floorDivide(quarter, LocalCalendar.quartersPerDay)
+        let block = DayBlocks.block(ofDay: day)
         let (list, values) = Self.list(chosen.imported, from: 2)
         let earlier = try locked { database throws(StoreError) in
-            try database.prepare("SELECT max(last_activity) FROM sync_days WHERE day < ?1 AND device IN (\(list))")
-                .rows([.integer(day)] + values).first?.int(0)
+            try database.prepare("SELECT max(last_activity) FROM sync_blocks WHERE block < ?1 AND device IN (\(list))")
+                .rows([.integer(block)] + values).first?.int(0)
         }
         if let earlier { latest = max(latest ?? earlier, earlier) }
-        let dayStart = day * LocalCalendar.quartersPerDay
-        for days in try importedDays(chosen.imported, fromQuarter: dayStart, toQuarter: dayStart + 1) {
-            for entry in days {
-                for active in entry.activity where active.quarter < quarter { latest = max(latest ?? active.last, active.last) }
+        for blocks in try importedBlocks(chosen.imported, fromBlock: block, toBlock: block) {
+            for stored in blocks {
+                for entry in stored.entries where entry.day < day {
+                    if let last = entry.lastActivity { latest = max(latest ?? last, last) }
+                }
+                for entry in stored.entries where entry.day == day {
+                    for active in try stored.unpack(entry).activity where active.quarter < quarter {
+                        latest = max(latest ?? active.last, active.last)
+                    }
+                }
             }
         }
         return latest
@@ -296,7 +348,7 @@ extension UsageStore {
         guard !chosen.imported.isEmpty else { return own }
         let (list, values) = Self.list(chosen.imported, from: 1)
         let imported = try locked { database throws(StoreError) in
-            try database.prepare("SELECT min(first_quarter) FROM sync_days WHERE device IN (\(list))").rows(values).first?.int(0)
+            try database.prepare("SELECT min(first_quarter) FROM sync_blocks WHERE device IN (\(list))").rows(values).first?.int(0)
         }
         return [own, imported].compactMap { $0 }.min()
     }
@@ -372,27 +424,55 @@ extension UsageStore {
         }
     }
 
-    /// The packed days of each device (in device order) that may hold quarters of `[fromQuarter, toQuarter)`.
+    /// The days of each device (in device order, each in day order) that may hold quarters of
+    /// `[fromQuarter, toQuarter)`, unpacked.
     private func importedDays(_ devices: [String], fromQuarter: Int64, toQuarter: Int64) throws(StoreError)
         -> [[(buckets: [BucketRow], activity: [ActivityQuarter])]]
     {
-        guard !devices.isEmpty, fromQuarter < toQuarter else { return [] }
+        guard fromQuarter < toQuarter else { return [] }
         let perDay = LocalCalendar.quartersPerDay
+        let (firstDay, lastDay) = (CivilDate.floorDivide(fromQuarter, perDay), CivilDate.floorDivide(toQuarter - 1, perDay))
+        let blocks = try importedBlocks(devices, fromBlock: DayBlocks.block(ofDay: firstDay), toBlock: DayBlocks.block(ofDay: lastDay))
+        var result: [[(buckets: [BucketRow], activity: [ActivityQuarter])]] = []
+        for device in blocks {
+            var days: [(buckets: [BucketRow], activity: [ActivityQuarter])] = []
+            for stored in device {
+                for entry in stored.entries where entry.day >= firstDay && entry.day <= lastDay { days.append(try stored.unpack(entry)) }
+            }
+            result.append(days)
+        }
+        return result
+    }
+
+    /// One stored block of an imported device's days: its index, and its chunk to unpack a day of.
+    private struct StoredBlock {
+        let entries: [DayBlocks.Entry]
+        let chunk: Data
+
+        func unpack(_ entry: DayBlocks.Entry) throws(StoreError) -> (buckets: [BucketRow], activity: [ActivityQuarter]) {
+            try DevicePacking.unpackDay(chunk[chunk.startIndex + entry.bytes.lowerBound..<chunk.startIndex + entry.bytes.upperBound], day: entry.day)
+        }
+    }
+
+    /// The blocks `fromBlock` through `toBlock` of each device that has any (in device order, each in block order).
+    private func importedBlocks(_ devices: [String], fromBlock: Int64, toBlock: Int64) throws(StoreError) -> [[StoredBlock]] {
+        guard !devices.isEmpty else { return [] }
         let (list, values) = Self.list(devices, from: 3)
         let rows = try locked { database throws(StoreError) in
             try database.prepare(
-                "SELECT device, day, chunk FROM sync_days WHERE day >= ?1 AND day <= ?2 AND device IN (\(list)) ORDER BY device, day"
-            ).rows([.integer(CivilDate.floorDivide(fromQuarter, perDay)), .integer(CivilDate.floorDivide(toQuarter - 1, perDay))] + values)
+                "SELECT device, block, days, chunk FROM sync_blocks WHERE block >= ?1 AND block <= ?2 AND device IN (\(list)) ORDER BY device, block"
+            ).rows([.integer(fromBlock), .integer(toBlock)] + values)
         }
-        var result: [[(buckets: [BucketRow], activity: [ActivityQuarter])]] = []
+        var result: [[StoredBlock]] = []
         var current: String?
         for row in rows {
-            let unpacked = try DevicePacking.unpackDay(row.blob(2) ?? Data(), day: row.int(1) ?? 0)
+            let chunk = row.blob(3) ?? Data()
+            let entries = try DayBlocks.entries(index: row.blob(2) ?? Data(), block: row.int(1) ?? 0, chunkBytes: chunk.count)
             if row.text(0) != current {
                 current = row.text(0)
                 result.append([])
             }
-            result[result.count - 1].append(unpacked)
+            result[result.count - 1].append(StoredBlock(entries: entries, chunk: chunk))
         }
         return result
     }

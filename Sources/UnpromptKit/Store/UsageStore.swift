@@ -8,7 +8,7 @@ import Foundation
 /// checkpoint — so a crash at any instruction leaves either the old state or the new one (`ScanLedger`).
 /// One connection, used by one thread at a time: a scan's workers commit through it in turn.
 public final class UsageStore: Sendable {
-    public static let schemaVersion: Int64 = 9
+    public static let schemaVersion: Int64 = 10
 
     private let connection: Locked<Connection>
     public let path: String

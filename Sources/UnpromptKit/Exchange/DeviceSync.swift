@@ -109,34 +109,12 @@ public enum DeviceSync: Sendable {
                 }
                 headerless.append(entry)
             }
-            for (entry, result) in zip(headerless, readWhole(headerless, in: directory)) {
+            readEach(headerless, in: directory) { entry, result in
                 switch result {
                 case .failure(let error): refuse(entry, error)
                 case .success(let export) where export.device == own: ownSequenceInFolder = max(ownSequenceInFolder, export.sequence)
                 case .success(let export): exports[export.device, default: []].append((entry, export))
                 }
-            }
-            // Of each device's newer files, the newest that reads whole: a damaged one is refused, and the next
-            // tried. Each round reads one file of every device still waiting, in parallel.
-            var waiting = newer.keys.sorted().map { device in
-                (device, newer[device]!.sorted { a, b in
-                    (a.sequence, a.entry.kind == .export ? 1 : 0, b.entry.name) > (b.sequence, b.entry.kind == .export ? 1 : 0, a.entry.name)
-                })
-            }
-            while true {
-                waiting = waiting.map { device, files in
-                    let held = exports[device]?.map(\.export.sequence).max() ?? 0
-                    return (device, files.filter { $0.sequence > held })
-                }.filter { !$0.1.isEmpty }
-                guard !waiting.isEmpty else { break }
-                let round = waiting.map { $0.1[0].entry }
-                for (entry, result) in zip(round, readWhole(round, in: directory)) {
-                    switch result {
-                    case .failure(let error): refuse(entry, error)
-                    case .success(let export): exports[export.device, default: []].append((entry, export))
-                    }
-                }
-                waiting = waiting.map { ($0.0, Array($0.1.dropFirst())) }
             }
 
             // This device's export, unless the folder already holds the same.
@@ -165,12 +143,24 @@ public enum DeviceSync: Sendable {
                 bytes = data.count
             }
 
-            // Every other device's newest complete export, when it is newer than its import.
+            // Every other device's newest complete export, when it is newer than its import, each in a transaction
+            // of its own (the store's own checkpoints then run while the next files are read, not all at the end).
+            // Files whose header says they are newer are read whole, newest first, in rounds of one file of every
+            // device still waiting, in parallel: the first that reads whole is that device's newest complete
+            // export, imported as soon as it is read while the rest are still being read; a damaged one is
+            // refused and the device's next file tried in the next round. Of files without a header (version 1),
+            // read above, the newest is imported unless a newer file with a header reads whole.
             var imported: [SyncReport.Imported] = []
-            var unchanged = seen.subtracting(exports.keys).count
-            var importing: [PackedImport] = []
-            for device in exports.keys.sorted() {
-                let newest = exports[device]!.max { a, b in
+            var unchanged = 0
+            var waiting = newer.keys.sorted().map { device in
+                (device, newer[device]!.sorted { a, b in
+                    (a.sequence, a.entry.kind == .export ? 1 : 0, b.entry.name) > (b.sequence, b.entry.kind == .export ? 1 : 0, a.entry.name)
+                })
+            }
+            let read = exports
+            var decided: [PackedImport] = []
+            for device in read.keys.sorted() {
+                let newest = read[device]!.max { a, b in
                     (a.export.sequence, a.export.exportedAt, a.entry.kind == .export ? 1 : 0, b.entry.name)
                         < (b.export.sequence, b.export.exportedAt, b.entry.kind == .export ? 1 : 0, a.entry.name)
                 }!.export
@@ -178,49 +168,115 @@ public enum DeviceSync: Sendable {
                     unchanged += 1
                     continue
                 }
-                importing.append(newest)
-                imported.append(
-                    SyncReport.Imported(
-                        device: device, label: newest.label, sequence: newest.sequence,
-                        tokens: newest.tokens))
+                // A newer file with a header, if one reads whole, is imported instead.
+                if let files = newer[device], files.contains(where: { $0.sequence > newest.sequence }) { continue }
+                decided.append(newest)
             }
-            // One transaction for them all.
-            try stored { () throws(StoreError) in try store.replaceImports(importing, importedAt: queries.now) }
+            waiting = waiting.map { device, files in
+                let held = read[device]?.map(\.export.sequence).max() ?? 0
+                return (device, files.filter { $0.sequence > held })
+            }.filter { !$0.1.isEmpty }
+            // Devices whose headerless files lost to a newer file that then did not read whole.
+            var fallback = Set(waiting.map(\.0)).intersection(read.keys)
+            func add(_ one: PackedImport) throws(DeviceSyncError) {
+                try stored { () throws(StoreError) in
+                    try store.importing(importedAt: queries.now) { batch throws(StoreError) in try batch.replace(one) }
+                }
+                imported.append(SyncReport.Imported(device: one.device, label: one.label, sequence: one.sequence, tokens: one.tokens))
+            }
+            for one in decided { try add(one) }
+            while !waiting.isEmpty {
+                let round = waiting.map { $0.1[0].entry }
+                var failure: DeviceSyncError?
+                readEach(round, in: directory) { entry, result in
+                    guard failure == nil else { return }
+                    switch result {
+                    case .failure(let error): refuse(entry, error)
+                    case .success(let export):
+                        do throws(DeviceSyncError) {
+                            try add(export)
+                            fallback.remove(export.device)
+                            waiting.removeAll { $0.0 == export.device }
+                        } catch {
+                            failure = error
+                        }
+                    }
+                }
+                if let failure { throw failure }
+                waiting = waiting.map { ($0.0, Array($0.1.dropFirst())) }.filter { !$0.1.isEmpty }
+            }
+            // Every newer file of these was refused: their newest headerless export is imported after all.
+            for device in fallback.sorted() {
+                let newest = read[device]!.max { a, b in
+                    (a.export.sequence, a.export.exportedAt, a.entry.kind == .export ? 1 : 0, b.entry.name)
+                        < (b.export.sequence, b.export.exportedAt, b.entry.kind == .export ? 1 : 0, a.entry.name)
+                }!.export
+                if let held = known[device], held.sequence >= newest.sequence {
+                    unchanged += 1
+                } else {
+                    try add(newest)
+                }
+            }
+            // Devices whose every file was no newer than their import (a newer one that did not read whole aside).
+            unchanged += seen.subtracting(read.keys).subtracting(imported.map(\.device)).count
             return SyncReport(
-                sequence: sequence, wrote: wrote, exportBytes: bytes, imported: imported, unchanged: unchanged, refused: refused,
-                partial: partial, milliseconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+                sequence: sequence, wrote: wrote, exportBytes: bytes, imported: imported.sorted { $0.device < $1.device }, unchanged: unchanged,
+                refused: refused, partial: partial, milliseconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
         }
     }
 
-    /// Each file read whole, checked and packed, in parallel, in the order given: a worker per core takes the
-    /// next file until none is left, with one parser for all it takes (its buffers reused, not made again per file).
-    private static func readWhole(_ entries: [SyncFolder.Entry], in directory: String) -> [Result<PackedImport, SyncExportProblem>] {
-        let results = Locked([Result<PackedImport, SyncExportProblem>?](repeating: nil, count: entries.count))
+    /// Each file read whole, checked and packed on a worker per core, each worker taking the next file until none
+    /// is left, with one parser for all it takes (its buffers reused, not made again per file). `handle` gets each
+    /// one in the order given, on the calling thread, as soon as it and those before it are read, while the workers
+    /// read on.
+    private static func readEach(
+        _ entries: [SyncFolder.Entry], in directory: String,
+        _ handle: (SyncFolder.Entry, Result<PackedImport, SyncExportProblem>) -> Void
+    ) {
+        guard !entries.isEmpty else { return }
         let next = Locked(0)
-        DispatchQueue.concurrentPerform(iterations: min(entries.count, ProcessInfo.processInfo.activeProcessorCount)) { _ in
-            let parser = JSONParser()
-            while true {
-                let index = next.withLock { next in
-                    defer { next += 1 }
-                    return next
+        let done = Locked<[Int: Result<PackedImport, SyncExportProblem>]>([:])
+        let ready = DispatchSemaphore(value: 0)
+        let group = DispatchGroup()
+        for _ in 0..<min(entries.count, ProcessInfo.processInfo.activeProcessorCount) {
+            DispatchQueue.global().async(group: group) {
+                let parser = JSONParser()
+                while let index = next.withLock({ taken -> Int? in
+                    guard taken < entries.count else { return nil }
+                    taken += 1
+                    return taken - 1
+                }) {
+                    let result = read(entries[index], in: directory, parser: parser)
+                    done.withLock { $0[index] = result }
+                    ready.signal()
                 }
-                guard index < entries.count else { return }
-                let result: Result<PackedImport, SyncExportProblem>
-                do throws(SyncExportProblem) {
-                    let data: Data
-                    do {
-                        data = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + entries[index].name))
-                    } catch {
-                        throw SyncExportProblem(kind: .damaged, message: "it cannot be read (\(SyncError.reason(error)))", device: nil, label: nil)
-                    }
-                    result = .success(try SyncExport.readPacked(file: data, parser: parser))
-                } catch {
-                    result = .failure(error)
-                }
-                results.withLock { $0[index] = result }
             }
         }
-        return results.withLock { $0.map { $0! } }
+        for index in entries.indices {
+            // Each result signals once: a wake-up for a later one leaves it in `done` for its turn.
+            while true {
+                if let result = done.withLock({ $0.removeValue(forKey: index) }) {
+                    handle(entries[index], result)
+                    break
+                }
+                ready.wait()
+            }
+        }
+        group.wait()
+    }
+
+    private static func read(_ entry: SyncFolder.Entry, in directory: String, parser: JSONParser) -> Result<PackedImport, SyncExportProblem> {
+        do throws(SyncExportProblem) {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + entry.name))
+            } catch {
+                throw SyncExportProblem(kind: .damaged, message: "it cannot be read (\(SyncError.reason(error)))", device: nil, label: nil)
+            }
+            return .success(try SyncExport.readPacked(file: data, parser: parser))
+        } catch {
+            return .failure(error)
+        }
     }
 
     private static func stored<T>(_ body: () throws(StoreError) -> T) throws(DeviceSyncError) -> T {

@@ -25,7 +25,7 @@ extension DevicePacking {
         private let models: [[UInt8]: Int64]
         /// Per names section (its bytes) checked already: per name its index among the tools and among the
         /// models (-1: not one). A device's days mostly name the same few, in a few orders.
-        private var known: [[UInt8]: NameIndex] = [:]
+        private var known: [NamesBytes: NameIndex] = [:]
         /// The names section of the day checked last, and what it names: most days name what the day before did.
         private var lastNames: [UInt8] = []
         private var lastIndex: NameIndex?
@@ -35,6 +35,13 @@ extension DevicePacking {
             let models: [Int64]
         }
 
+        /// A names section's bytes, hashed at once (an array of bytes hashes byte by byte).
+        private struct NamesBytes: Hashable {
+            let bytes: [UInt8]
+
+            func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+        }
+
         private static let width = 3 + BucketField.allCases.count
         /// The quarter, tool, model and the key fields: what orders the rows.
         private static let keyWidth = 3 + BucketField.allCases.prefix { $0.isKey }.count
@@ -42,7 +49,11 @@ extension DevicePacking {
         private static let events = 3 + BucketField.events.rawValue
         private static let estimated = 3 + BucketField.estimatedEvents.rawValue
         private static let nanos = 3 + BucketField.loggedCostNanos.rawValue
-        private static let tokenColumns = BucketField.tokens.map { 3 + $0.rawValue }
+        private static let tokenColumnsTuple: (Int, Int, Int, Int, Int, Int) = {
+            let columns = BucketField.tokens.map { 3 + $0.rawValue }
+            precondition(columns.count == 6, "a row's tokens are the sum of six fields")
+            return (columns[0], columns[1], columns[2], columns[3], columns[4], columns[5])
+        }()
         /// The most bytes a row takes: every integer at its longest.
         private static let rowMaxBytes = width * FastVarints.maxLength
 
@@ -66,64 +77,56 @@ extension DevicePacking {
             guard reader.position <= bytes.count else { throw refuse("the names") }
             let index = try names(UnsafeRawBufferPointer(rebasing: bytes[namesStart..<reader.position]), count: stringCount, refuse)
             guard let rowCount = reader.count() else { throw refuse("the bucket count") }
-
-            var varints = FastVarints(base + reader.position, end: base + bytes.count, tailRoom: Self.rowMaxBytes)
-            let rows = try withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 * Self.width) { buffer throws(DayProblem) in
-                buffer.initialize(repeating: 0)
-                return try checkRows(rowCount, day: day, names: stringCount, index: index, varints: &varints, buffer: buffer, refuse)
+            let rest = base + reader.position
+            let end = base + bytes.count
+            // Room for the last bytes, zero-padded by a row's most bytes (`VarintCursor.makeRoom`).
+            return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * Self.rowMaxBytes + FastVarints.maxLength) {
+                scratch throws(DayProblem) in
+                try withUnsafeTemporaryAllocation(of: Int64.self, capacity: 2 * Self.width) { rows throws(DayProblem) in
+                    rows.initialize(repeating: 0)
+                    var cursor = VarintCursor(position: rest, end: end, scratch: scratch)
+                    let checked = try checkRows(rowCount, day: day, names: stringCount, index: index, cursor: &cursor, rows: rows, refuse)
+                    return try checkActivity(day: day, rowCount: rowCount, cursor: &cursor, checked, refuse)
+                }
             }
-            guard !varints.failed, varints.position <= varints.end else { throw refuse("bucket \(rows.failedAt)") }
-
-            guard let quarterCount = varints.count() else { throw refuse("the activity count") }
-            let perDay = UInt64(LocalCalendar.quartersPerDay)
-            var lastActivity: Int64?
-            var previousQuarter: Int64 = -1
-            for row in 0..<quarterCount {
-                let offset = varints.unsigned()
-                let first = varints.signed()
-                let last = varints.signed()
-                guard !varints.failed, varints.position <= varints.end, offset < perDay, Int64(offset) > previousQuarter, first >= 0,
-                    first <= last, last < Bucket.quarterMilliseconds
-                else { throw refuse("activity \(row + 1)") }
-                previousQuarter = Int64(offset)
-                let end = (day * Int64(perDay) + Int64(offset)) * Bucket.quarterMilliseconds + last
-                lastActivity = max(lastActivity ?? end, end)
-            }
-            guard varints.atEnd, rowCount > 0 || quarterCount > 0 else { throw refuse("the end") }
-            return CheckedDay(firstQuarter: rows.firstQuarter, lastActivity: lastActivity, tokens: rows.tokens)
         }
 
-        /// The buckets: each row's 20 integers, then its checks at once. `failedAt` is the row whose integers did
-        /// not read (the caller says so when `varints` failed).
+        /// The buckets: each row's 20 integers read at once, then its checks.
         private func checkRows(
-            _ rowCount: Int, day: Int64, names: Int, index: NameIndex, varints: inout FastVarints, buffer: UnsafeMutableBufferPointer<Int64>,
+            _ rowCount: Int, day: Int64, names: Int, index: NameIndex, cursor: inout VarintCursor, rows: UnsafeMutableBufferPointer<Int64>,
             _ refuse: (String) -> DayProblem
-        ) throws(DayProblem) -> (firstQuarter: Int64?, tokens: Int64, failedAt: Int) {
+        ) throws(DayProblem) -> (firstQuarter: Int64?, tokens: Int64) {
             let width = Self.width
             let keyWidth = Self.keyWidth
+            let (events, estimated, nanos) = (Self.events, Self.estimated, Self.nanos)
+            let (t0, t1, t2, t3, t4, t5) = Self.tokenColumnsTuple
             let perDay = UInt64(LocalCalendar.quartersPerDay)
-            var row = buffer.baseAddress!
+            var row = rows.baseAddress!
             var previous = row + width
             var tokens: Int64 = 0
             var firstQuarter: Int64?
             for number in 0..<rowCount {
-                let offset = varints.unsigned()
-                let tool = varints.unsigned()
-                let model = varints.unsigned()
+                cursor.makeRoom(Self.rowMaxBytes)
+                var p = cursor.position
+                var bad = false
+                let offset = FastVarints.unsigned(&p, &bad)
+                let tool = FastVarints.unsigned(&p, &bad)
+                let model = FastVarints.unsigned(&p, &bad)
                 // Every count is at least 0 (only the logged cost may be less): their bits ORed keep a sign.
                 var signs: Int64 = 0
                 for column in 3..<width {
-                    let value = varints.signed()
+                    let value = FastVarints.signed(&p, &bad)
                     row[column] = value
-                    if column >= keyWidth, column != Self.nanos { signs |= value }
+                    if column >= keyWidth, column != nanos { signs |= value }
                 }
-                guard !varints.failed, varints.position <= varints.end else { return (firstQuarter, tokens, number + 1) }
+                cursor.position = p
+                guard !bad, p <= cursor.end else { throw refuse("bucket \(number + 1)") }
                 guard offset < perDay, tool < UInt64(names), model < UInt64(names), index.tools[Int(tool)] >= 0, index.models[Int(model)] >= 0
                 else { throw refuse("bucket \(number + 1)'s quarter, tool or model") }
                 row[0] = Int64(offset)
                 row[1] = index.tools[Int(tool)]
                 row[2] = index.models[Int(model)]
-                var admitted = signs >= 0 && row[Self.estimated] <= row[Self.events]
+                var admitted = signs >= 0 && row[estimated] <= row[events]
                 for (position, field) in Self.keyFields.enumerated() where admitted && (number == 0 || row[3 + position] != previous[3 + position]) {
                     admitted = field.admits(row[3 + position])
                 }
@@ -135,13 +138,46 @@ extension DevicePacking {
                 } else {
                     firstQuarter = day * Int64(perDay) + row[0]
                 }
-                for column in Self.tokenColumns {
-                    let (sum, overflow) = tokens.addingReportingOverflow(row[column])
+                // Counts below 2^60 (all but absurd ones) sum without overflow: six of them stay below 2^63.
+                let (a, b, c, d, e, f) = (row[t0], row[t1], row[t2], row[t3], row[t4], row[t5])
+                if (a | b | c | d | e | f) < 1 << 60 {
+                    let (sum, overflow) = tokens.addingReportingOverflow(a + b + c + d + e + f)
                     tokens = overflow ? Int64.max : sum
+                } else {
+                    for value in [a, b, c, d, e, f] { tokens = tokens.saturatingAdd(value) }
                 }
                 swap(&row, &previous)
             }
-            return (firstQuarter, tokens, rowCount)
+            return (firstQuarter, tokens)
+        }
+
+        /// The active quarter-hours, after the buckets, and the end of the day.
+        private func checkActivity(
+            day: Int64, rowCount: Int, cursor: inout VarintCursor, _ rows: (firstQuarter: Int64?, tokens: Int64),
+            _ refuse: (String) -> DayProblem
+        ) throws(DayProblem) -> CheckedDay {
+            cursor.makeRoom(Self.rowMaxBytes)
+            guard let quarterCount = cursor.count() else { throw refuse("the activity count") }
+            let perDay = UInt64(LocalCalendar.quartersPerDay)
+            var lastActivity: Int64?
+            var previousQuarter: Int64 = -1
+            for row in 0..<quarterCount {
+                cursor.makeRoom(Self.rowMaxBytes)
+                var p = cursor.position
+                var bad = false
+                let offset = FastVarints.unsigned(&p, &bad)
+                let first = FastVarints.signed(&p, &bad)
+                let last = FastVarints.signed(&p, &bad)
+                cursor.position = p
+                guard !bad, p <= cursor.end, offset < perDay, Int64(offset) > previousQuarter, first >= 0, first <= last,
+                    last < Bucket.quarterMilliseconds
+                else { throw refuse("activity \(row + 1)") }
+                previousQuarter = Int64(offset)
+                let end = (day * Int64(perDay) + Int64(offset)) * Bucket.quarterMilliseconds + last
+                lastActivity = max(lastActivity ?? end, end)
+            }
+            guard cursor.position == cursor.end, rowCount > 0 || quarterCount > 0 else { throw refuse("the end") }
+            return CheckedDay(firstQuarter: rows.firstQuarter, lastActivity: lastActivity, tokens: rows.tokens)
         }
 
         /// The names section `bytes` (their count, then each): each a distinct tool or model.
@@ -149,7 +185,7 @@ extension DevicePacking {
             -> NameIndex
         {
             if let lastIndex, bytes.elementsEqual(lastNames) { return lastIndex }
-            let key = Array(bytes)
+            let key = NamesBytes(bytes: Array(bytes))
             let index: NameIndex
             if let held = known[key] {
                 index = held
@@ -157,7 +193,7 @@ extension DevicePacking {
                 index = try lookUp(bytes, count: count, refuse)
                 known[key] = index
             }
-            lastNames = key
+            lastNames = key.bytes
             lastIndex = index
             return index
         }
@@ -181,76 +217,73 @@ extension DevicePacking {
     }
 }
 
-/// Variable-length integers (LEB128) read in place, fast: while at least `tailRoom` bytes remain, a value is
-/// read without a bounds check per byte; the last bytes are read from a zero-padded copy of them instead. A
-/// value longer than 64 bits, or one that runs past the end (found as `position > end` afterwards: the padding
-/// ends any value), sets `failed` and reads as 0, so a caller checks once per group of values.
-struct FastVarints: ~Copyable {
+/// Variable-length integers (LEB128) read in place without a bounds check per byte: the caller makes sure that a
+/// group's most bytes can be read (`VarintCursor.makeRoom`), reads the group through a local pointer, and tests once
+/// after it whether a value was longer than 64 bits (`bad`) or ran past the end.
+enum FastVarints {
     static let maxLength = 10
 
-    private(set) var position: UnsafePointer<UInt8>
-    private(set) var end: UnsafePointer<UInt8>
-    private(set) var failed = false
-    private let tailRoom: Int
-    private var tail: UnsafeMutablePointer<UInt8>?
-
-    init(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, tailRoom: Int) {
-        position = start
-        self.end = end
-        self.tailRoom = tailRoom
-        moveToTailIfNear()
-    }
-
-    deinit { tail?.deallocate() }
-
-    var atEnd: Bool { !failed && position == end }
-
-    @inline(__always) mutating func unsigned() -> UInt64 {
-        var byte = position.pointee
-        position += 1
-        if byte < 0x80 {
-            if end - position < tailRoom { moveToTailIfNear() }
-            return UInt64(byte)
-        }
+    @inline(__always) static func unsigned(_ p: inout UnsafePointer<UInt8>, _ bad: inout Bool) -> UInt64 {
+        var byte = p.pointee
+        p += 1
+        if byte < 0x80 { return UInt64(byte) }
         var value = UInt64(byte & 0x7F)
         var shift: UInt64 = 7
         repeat {
-            byte = position.pointee
-            position += 1
+            byte = p.pointee
+            p += 1
             // The tenth byte holds the 64th bit only.
             if shift == 63, byte > 1 {
-                failed = true
+                bad = true
                 return 0
             }
             value |= UInt64(byte & 0x7F) << shift
             shift += 7
         } while byte >= 0x80
-        if end - position < tailRoom { moveToTailIfNear() }
         return value
     }
 
-    @inline(__always) mutating func signed() -> Int64 {
-        let value = unsigned()
+    @inline(__always) static func signed(_ p: inout UnsafePointer<UInt8>, _ bad: inout Bool) -> Int64 {
+        let value = unsigned(&p, &bad)
         return Int64(bitPattern: (value >> 1) ^ (0 &- (value & 1)))
+    }
+}
+
+/// Where `FastVarints` read, and up to where. Once fewer bytes remain than a group may take, they are copied into
+/// `scratch`, zero bytes after them (which end any value), and read from there: no read leaves memory it owns.
+struct VarintCursor {
+    var position: UnsafePointer<UInt8>
+    private(set) var end: UnsafePointer<UInt8>
+    private let scratch: UnsafeMutableBufferPointer<UInt8>
+    private var inScratch = false
+
+    init(position: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, scratch: UnsafeMutableBufferPointer<UInt8>) {
+        self.position = position
+        self.end = end
+        self.scratch = scratch
+    }
+
+    /// Makes the next `room` bytes readable. `scratch` holds at least twice `room` and a value's most bytes.
+    @inline(__always) mutating func makeRoom(_ room: Int) {
+        guard !inScratch, end - position < room else { return }
+        moveToScratch()
+    }
+
+    private mutating func moveToScratch() {
+        inScratch = true
+        let left = max(0, end - position)
+        let base = scratch.baseAddress!
+        base.initialize(repeating: 0, count: scratch.count)
+        base.update(from: position, count: left)
+        position = UnsafePointer(base)
+        end = UnsafePointer(base + left)
     }
 
     /// A count no larger than the bytes left (each item takes at least one).
     mutating func count() -> Int? {
-        let value = unsigned()
-        guard !failed, position <= end, value <= UInt64(end - position) else { return nil }
+        var bad = false
+        let value = FastVarints.unsigned(&position, &bad)
+        guard !bad, position <= end, value <= UInt64(end - position) else { return nil }
         return Int(value)
-    }
-
-    /// Once fewer than `tailRoom` bytes remain, they are copied after which `tailRoom` zero bytes follow, and
-    /// read from there: every value read then stays within memory of its own.
-    private mutating func moveToTailIfNear() {
-        guard tail == nil, end - position < tailRoom, position <= end else { return }
-        let left = end - position
-        let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: left + tailRoom + Self.maxLength)
-        copy.initialize(repeating: 0, count: left + tailRoom + Self.maxLength)
-        copy.update(from: position, count: left)
-        tail = copy
-        position = UnsafePointer(copy)
-        end = UnsafePointer(copy + left)
     }
 }

@@ -149,7 +149,7 @@ extension UsageStore {
     }
 
     /// The rows of `sync_blocks` of one device's `days`, whose bytes are in `packed`.
-    private static func writeBlocks(of days: [PackedImport.Day], packed: [UInt8], device: String, _ insert: Statement) throws(StoreError) {
+    fileprivate static func writeBlocks(of days: [PackedImport.Day], packed: [UInt8], device: String, _ insert: Statement) throws(StoreError) {
         let written = packed.withUnsafeBytes { raw -> Result<Void, StoreError> in
             do throws(StoreError) {
                 for row in DayBlocks.rows(days) {
@@ -235,29 +235,55 @@ extension UsageStore {
     /// one transaction.
     func replaceImports(_ imports: [PackedImport], importedAt: Int64) throws(StoreError) {
         guard !imports.isEmpty else { return }
-        let series = imports.map { DevicePacking.series($0.limits) }
+        try importing(importedAt: importedAt) { batch throws(StoreError) in
+            for imported in imports { try batch.replace(imported) }
+        }
+    }
+
+    /// Runs `body` in one transaction, in which it replaces imports one by one as they come (`ImportBatch`): a sync
+    /// imports each device's export while the next ones are still being read.
+    func importing(importedAt: Int64, _ body: (ImportBatch) throws(StoreError) -> Void) throws(StoreError) {
         try locked { database throws(StoreError) in
             try database.transaction { () throws(StoreError) in
-                let deleteBlocks = try database.prepare("DELETE FROM sync_blocks WHERE device = ?1")
-                let deleteLimits = try database.prepare("DELETE FROM sync_limits WHERE device = ?1")
-                let block = try database.prepare("INSERT INTO sync_blocks VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
-                let limit = try database.prepare("INSERT INTO sync_limits VALUES (?1, ?2, ?3, ?4)")
-                let row = try database.prepare("INSERT OR REPLACE INTO sync_devices VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
-                for (imported, series) in zip(imports, series) {
-                    let device = SQLValue.text(imported.device)
-                    try deleteBlocks.run([device])
-                    try deleteLimits.run([device])
-                    try Self.writeBlocks(of: imported.days, packed: imported.packed, device: imported.device, block)
-                    for one in series {
-                        try limit.run([device, .text(one.tool), .text(one.window), .blob(one.blob)])
-                    }
-                    try row.run([
-                        device, .text(imported.label), .integer(imported.sequence), .integer(imported.exportedAt),
-                        SQLValue(imported.measuredAt), .integer(importedAt), .integer(imported.tokens),
-                    ])
-                    _ = try Self.merge(imported.confirmations, database)
-                }
+                try body(try ImportBatch(database, importedAt: importedAt))
             }
+        }
+    }
+
+    /// The statements of an import transaction (`importing`).
+    struct ImportBatch {
+        private let database: Database
+        private let importedAt: Int64
+        private let deleteBlocks: Statement
+        private let deleteLimits: Statement
+        private let block: Statement
+        private let limit: Statement
+        private let row: Statement
+
+        fileprivate init(_ database: Database, importedAt: Int64) throws(StoreError) {
+            self.database = database
+            self.importedAt = importedAt
+            deleteBlocks = try database.prepare("DELETE FROM sync_blocks WHERE device = ?1")
+            deleteLimits = try database.prepare("DELETE FROM sync_limits WHERE device = ?1")
+            block = try database.prepare("INSERT INTO sync_blocks VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+            limit = try database.prepare("INSERT INTO sync_limits VALUES (?1, ?2, ?3, ?4)")
+            row = try database.prepare("INSERT OR REPLACE INTO sync_devices VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+        }
+
+        /// Replaces everything imported of `imported.device` with `imported`, and merges its confirmations.
+        func replace(_ imported: PackedImport) throws(StoreError) {
+            let device = SQLValue.text(imported.device)
+            try deleteBlocks.run([device])
+            try deleteLimits.run([device])
+            try UsageStore.writeBlocks(of: imported.days, packed: imported.packed, device: imported.device, block)
+            for one in DevicePacking.series(imported.limits) {
+                try limit.run([device, .text(one.tool), .text(one.window), .blob(one.blob)])
+            }
+            try row.run([
+                device, .text(imported.label), .integer(imported.sequence), .integer(imported.exportedAt),
+                SQLValue(imported.measuredAt), .integer(importedAt), .integer(imported.tokens),
+            ])
+            _ = try UsageStore.merge(imported.confirmations, database)
         }
     }
 

@@ -169,8 +169,9 @@ def main():
             packed = b"\n" + b"".join(blobs)
         text = json.dumps(document, separators=(",", ":")).encode() + packed
         path = os.path.join(args.root, "unprompt-%s.export" % ident)
-        frame = subprocess.run(["zstd", "-q", "-6", "--check", "-c"], input=text, stdout=subprocess.PIPE,
-                               check=True).stdout
+        # The frame states its size, as unprompt-scan writes its frames (a reader then decompresses it at once).
+        frame = subprocess.run(["zstd", "-q", "-6", "--check", "--stream-size=%d" % len(text), "-c"], input=text,
+                               stdout=subprocess.PIPE, check=True).stdout
         header = json.dumps({"format": "unprompt-sync", "version": document["version"], "device": ident,
                              "sequence": document["sequence"], "bytes": len(frame)}, separators=(",", ":")).encode()
         with open(path, "wb") as out:

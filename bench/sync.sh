@@ -101,7 +101,8 @@ document = json.loads(part)
 document["sequence"] += 1
 document["exportedAt"] += 60000
 text = json.dumps(document, separators=(",", ":")).encode() + newline + packed
-frame = subprocess.run(["zstd", "-q", "-6", "--check", "-c"], input=text, stdout=subprocess.PIPE, check=True).stdout
+frame = subprocess.run(["zstd", "-q", "-6", "--check", "--stream-size=%d" % len(text), "-c"], input=text,
+                       stdout=subprocess.PIPE, check=True).stdout
 header = json.dumps({"format": "unprompt-sync", "version": document["version"], "device": document["device"]["id"],
                      "sequence": document["sequence"], "bytes": len(frame)}, separators=(",", ":")).encode()
 open(sys.argv[2], "wb").write(struct.pack("<II", 0x184D2A50, len(header)) + header + frame)

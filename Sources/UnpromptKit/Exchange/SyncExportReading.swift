@@ -35,7 +35,7 @@ extension SyncExport {
     static func readPacked(file data: Data, parser: JSONParser = JSONParser()) throws(SyncExportProblem) -> PackedImport {
         var bytes: [UInt8]
         do {
-            bytes = try Zstd.decompress(data, limit: maxDocumentBytes)
+            bytes = try Zstd.decompress(data, limit: maxDocumentBytes, reserving: JSONParser.padding)
         } catch {
             throw SyncExportProblem(
                 kind: .damaged,

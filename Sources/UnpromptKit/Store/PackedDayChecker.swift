@@ -21,11 +21,11 @@ extension DevicePacking {
     /// bounds check each while a whole row's most bytes remain (`FastVarints`), and a failure noted and tested
     /// once per row.
     struct DayChecker {
-        private let tools: [[UInt8]: Int64]
-        private let models: [[UInt8]: Int64]
+        private let tools: [NameBytes: Int64]
+        private let models: [NameBytes: Int64]
         /// Per names section (its bytes) checked already: per name its index among the tools and among the
         /// models (-1: not one). A device's days mostly name the same few, in a few orders.
-        private var known: [NamesBytes: NameIndex] = [:]
+        private var known: [NameBytes: NameIndex] = [:]
         /// The names section of the day checked last, and what it names: most days name what the day before did.
         private var lastNames: [UInt8] = []
         private var lastIndex: NameIndex?
@@ -35,8 +35,8 @@ extension DevicePacking {
             let models: [Int64]
         }
 
-        /// A names section's bytes, hashed at once (an array of bytes hashes byte by byte).
-        private struct NamesBytes: Hashable {
+        /// A name's or a names section's bytes, hashed at once (an array of bytes hashes byte by byte).
+        private struct NameBytes: Hashable {
             let bytes: [UInt8]
 
             func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
@@ -58,8 +58,8 @@ extension DevicePacking {
         private static let rowMaxBytes = width * FastVarints.maxLength
 
         init(tools: [String], models: [String]) {
-            self.tools = Dictionary(uniqueKeysWithValues: tools.enumerated().map { (Array($1.utf8), Int64($0)) })
-            self.models = Dictionary(uniqueKeysWithValues: models.enumerated().map { (Array($1.utf8), Int64($0)) })
+            self.tools = Dictionary(uniqueKeysWithValues: tools.enumerated().map { (NameBytes(bytes: Array($1.utf8)), Int64($0)) })
+            self.models = Dictionary(uniqueKeysWithValues: models.enumerated().map { (NameBytes(bytes: Array($1.utf8)), Int64($0)) })
             precondition(BucketField.allCases.prefix { $0.isKey }.count == Self.keyFields.count, "the key fields come first")
         }
 
@@ -185,7 +185,7 @@ extension DevicePacking {
             -> NameIndex
         {
             if let lastIndex, bytes.elementsEqual(lastNames) { return lastIndex }
-            let key = NamesBytes(bytes: Array(bytes))
+            let key = NameBytes(bytes: Array(bytes))
             let index: NameIndex
             if let held = known[key] {
                 index = held
@@ -201,11 +201,13 @@ extension DevicePacking {
         private func lookUp(_ bytes: UnsafeRawBufferPointer, count: Int, _ refuse: (String) -> DayProblem) throws(DayProblem) -> NameIndex {
             var reader = Reader(bytes: bytes)
             _ = reader.count()
-            var seen: Set<[UInt8]> = []
+            var seen: Set<NameBytes> = []
             var tools: [Int64] = []
             var models: [Int64] = []
             for _ in 0..<count {
-                guard let text = reader.name(), seen.insert(text).inserted else { throw refuse("the names") }
+                guard let bytes = reader.name(), case let text = NameBytes(bytes: bytes), seen.insert(text).inserted else {
+                    throw refuse("the names")
+                }
                 let tool = self.tools[text] ?? -1
                 let model = self.models[text] ?? -1
                 guard tool >= 0 || model >= 0 else { throw refuse("a name that is neither a tool nor a model") }

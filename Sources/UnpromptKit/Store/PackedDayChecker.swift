@@ -101,23 +101,26 @@ extension DevicePacking {
             let (events, estimated, nanos) = (Self.events, Self.estimated, Self.nanos)
             let (t0, t1, t2, t3, t4, t5) = Self.tokenColumnsTuple
             let perDay = UInt64(LocalCalendar.quartersPerDay)
+            let keyFields = Self.keyFields
+            let rowMaxBytes = Self.rowMaxBytes
             var row = rows.baseAddress!
             var previous = row + width
             var tokens: Int64 = 0
             var firstQuarter: Int64?
             for number in 0..<rowCount {
-                cursor.makeRoom(Self.rowMaxBytes)
+                cursor.makeRoom(rowMaxBytes)
                 var p = cursor.position
                 var bad = false
                 let offset = FastVarints.unsigned(&p, &bad)
                 let tool = FastVarints.unsigned(&p, &bad)
                 let model = FastVarints.unsigned(&p, &bad)
-                // Every count is at least 0 (only the logged cost may be less): their bits ORed keep a sign.
-                var signs: Int64 = 0
+                // Every count is at least 0 (only the logged cost may be less): a negative value is odd as written
+                // (zigzag), so their written bits ORed end in 0.
+                var odd: UInt64 = 0
                 for column in 3..<width {
-                    let value = FastVarints.signed(&p, &bad)
-                    row[column] = value
-                    if column >= keyWidth, column != nanos { signs |= value }
+                    let written = FastVarints.unsigned(&p, &bad)
+                    row[column] = Int64(bitPattern: (written >> 1) ^ (0 &- (written & 1)))
+                    if column >= keyWidth, column != nanos { odd |= written }
                 }
                 cursor.position = p
                 guard !bad, p <= cursor.end else { throw refuse("bucket \(number + 1)") }
@@ -126,9 +129,9 @@ extension DevicePacking {
                 row[0] = Int64(offset)
                 row[1] = index.tools[Int(tool)]
                 row[2] = index.models[Int(model)]
-                var admitted = signs >= 0 && row[estimated] <= row[events]
-                for (position, field) in Self.keyFields.enumerated() where admitted && (number == 0 || row[3 + position] != previous[3 + position]) {
-                    admitted = field.admits(row[3 + position])
+                var admitted = odd & 1 == 0 && row[estimated] <= row[events]
+                for position in keyFields.indices where admitted && (number == 0 || row[3 + position] != previous[3 + position]) {
+                    admitted = keyFields[position].admits(row[3 + position])
                 }
                 guard admitted else { throw refuse("bucket \(number + 1)'s values") }
                 if number > 0 {
@@ -239,8 +242,9 @@ enum FastVarints {
                 bad = true
                 return 0
             }
-            value |= UInt64(byte & 0x7F) << shift
-            shift += 7
+            // (Masking shifts and additions: `shift` stays below 64, and Swift's checked forms cost a test each.)
+            value |= UInt64(byte & 0x7F) &<< shift
+            shift &+= 7
         } while byte >= 0x80
         return value
     }

@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """Writes a sync folder of device exports (docs/sync.schema.json), for `make bench`'s merge benchmark.
 
-Usage: exports.py --root DIR [--devices 30] [--days 365] [--seed 16] [--version 4]
+Usage: exports.py --root DIR [--devices 30] [--days 365] [--seed 16] [--version 5]
 
 Each device is a heavy user's year: on most days (about 6 in 7) a working stretch of 6 to 11 hours, with activity
 in most of its quarter-hours, and in each active quarter-hour 2 to 4 buckets (tool x model x context band x
 logged cost) with counts shaped like Claude Code's and Codex's; limit samples of its last 8 days. Every file is the
 header (a zstd skippable frame naming the device and sequence) and the document compressed with the `zstd` command
-(level 6, content checksum), named unprompt-<id>.export. Version 4 (the default) writes each day packed as
-docs/SYNC.md describes (variable-length integers, after the document's JSON part and a newline), packed here from
-the same rows; version 2 writes the rows as JSON (14 integers each), as versions 1-3 did.
+(level 6, content checksum), named unprompt-<id>.export. Version 5 (the default) writes each day packed as
+docs/SYNC.md describes (variable-length integers, after the document's JSON part and a newline: each row's fields
+that are not 0), packed here from the same rows; version 4 packs every field of a row; version 2 writes the rows
+as JSON (14 integers each), as versions 1-3 did.
 DIR/expected.json holds each device's label, sequence, bucket rows and total tokens, worked out here.
 Deterministic for a given seed. Standard library only (and the zstd command).
 """
@@ -113,10 +114,18 @@ def zigzag(value, out):
     varint(2 * value if value >= 0 else -2 * value - 1, out)
 
 
-def packed_day(entry, tools, models):
-    """One day's bytes (packing version 2): its names in order of first use, its buckets with every field of the
-    store's row (speed, tier, region, 12-hour cache writes, estimated events and server-tool calls all 0 here),
-    its activity."""
+# Packing version 3 (export version 5) writes a row's fields that are not 0, in this order (the store's field
+# names), after an integer whose bits say which; the two that can be below 0 are zigzag encoded.
+PRESENT_ORDER = ["events", "input", "cache_read", "output", "context_above", "cache_write_5m", "cache_write_1h",
+                 "reasoning", "cost_logged", "logged_cost_nanos", "cache_write_12h", "estimated_events", "web_search",
+                 "web_fetch", "speed", "tier", "region"]
+SIGNED = {"context_above", "logged_cost_nanos"}
+
+
+def packed_day(entry, tools, models, packing):
+    """One day's bytes: its names in order of first use, its buckets with the store's fields (speed, tier,
+    region, 12-hour cache writes, estimated events and server-tool calls all 0 here), its activity. Packing 2
+    writes every field signed; packing 3 the fields present."""
     names, rows = [], bytearray()
     def local(name):
         if name not in names:
@@ -127,11 +136,22 @@ def packed_day(entry, tools, models):
         varint(quarter, rows)
         varint(local(tools[tool]), rows)
         varint(local(models[model]), rows)
-        for value in [band, logged, 0, 0, 0, uncached, cache_read, write5, write1, 0, output, reasoning, events, nanos,
-                      estimated, 0, 0]:
-            zigzag(value, rows)
+        fields = {"context_above": band, "cost_logged": logged, "speed": 0, "tier": 0, "region": 0, "input": uncached,
+                  "cache_read": cache_read, "cache_write_5m": write5, "cache_write_1h": write1, "cache_write_12h": 0,
+                  "output": output, "reasoning": reasoning, "events": events, "logged_cost_nanos": nanos,
+                  "estimated_events": estimated, "web_search": 0, "web_fetch": 0}
+        if packing == 2:
+            for name in ["context_above", "cost_logged", "speed", "tier", "region", "input", "cache_read",
+                         "cache_write_5m", "cache_write_1h", "cache_write_12h", "output", "reasoning", "events",
+                         "logged_cost_nanos", "estimated_events", "web_search", "web_fetch"]:
+                zigzag(fields[name], rows)
+            continue
+        present = [name for name in PRESENT_ORDER if fields[name] != 0]
+        varint(sum(1 << PRESENT_ORDER.index(name) for name in present), rows)
+        for name in present:
+            (zigzag if name in SIGNED else varint)(fields[name], rows)
     out = bytearray()
-    varint(2, out)
+    varint(packing, out)
     varint(len(names), out)
     for name in names:
         text = name.encode()
@@ -153,7 +173,7 @@ def main():
     parser.add_argument("--devices", type=int, default=30)
     parser.add_argument("--days", type=int, default=365)
     parser.add_argument("--seed", type=int, default=16)
-    parser.add_argument("--version", type=int, choices=[2, 4], default=4)
+    parser.add_argument("--version", type=int, choices=[2, 4, 5], default=5)
     args = parser.parse_args()
     rng = random.Random(args.seed)
     os.makedirs(args.root, exist_ok=True)
@@ -161,10 +181,11 @@ def main():
     for index in range(args.devices):
         ident, document, rows, tokens = device(rng, args.days, index)
         packed = b""
-        if args.version == 4:
+        if args.version >= 4:
             days = [entry for entry in document["days"] if entry["buckets"] or entry["activity"]]
-            blobs = [packed_day(entry, document["tools"], document["models"]) for entry in days]
-            document["version"] = 4
+            packing = 2 if args.version == 4 else 3
+            blobs = [packed_day(entry, document["tools"], document["models"], packing) for entry in days]
+            document["version"] = args.version
             document["days"] = [[entry["day"], len(blob)] for entry, blob in zip(days, blobs)]
             packed = b"\n" + b"".join(blobs)
         text = json.dumps(document, separators=(",", ":")).encode() + packed

@@ -25,13 +25,13 @@ GOAL_MS=200
 die() { printf '\nbench: FAILED: %s\n' "$*" >&2; exit 1; }
 mkdir -p "$DATA" "$RESULTS"
 
-stamp="$(sha256sum "$REPO_ROOT/bench/exports.py" | awk '{print $1}') --devices 30 --days 365 --seed 16 --version 4"
+stamp="$(sha256sum "$REPO_ROOT/bench/exports.py" | awk '{print $1}') --devices 30 --days 365 --seed 16 --version 5"
 if [ -f "$FOLDER/.bench-complete" ] && [ "$(cat "$FOLDER/.bench-complete")" = "$stamp" ]; then
     echo "exports-30: present, kept"
 else
-    echo "exports-30: generating (bench/exports.py --devices 30 --days 365 --seed 16 --version 4) …"
+    echo "exports-30: generating (bench/exports.py --devices 30 --days 365 --seed 16 --version 5) …"
     rm -rf "$FOLDER.tmp"
-    python3 "$REPO_ROOT/bench/exports.py" --root "$FOLDER.tmp" --devices 30 --days 365 --seed 16 --version 4 \
+    python3 "$REPO_ROOT/bench/exports.py" --root "$FOLDER.tmp" --devices 30 --days 365 --seed 16 --version 5 \
         || die "bench/exports.py"
     printf '%s' "$stamp" >"$FOLDER.tmp/.bench-complete"
     rm -rf "$FOLDER" && mv "$FOLDER.tmp" "$FOLDER"

@@ -38,11 +38,14 @@ while IFS= read -r -d '' file; do
     count=$((count + 1))
     { echo "$reader"; head -c 262144 "$file"; } > "$out/seeds/$reader-$count"
 done < <(find Fixtures -type f ! -name expected.json ! -name README.md ! -name KNOWN-ISSUES -print0 | sort -z)
-# Two small sync exports (version 4, days packed) of the merge benchmark's generator, after an `export` line.
+# Small sync exports of the merge benchmark's generator, after an `export` line: two of version 5 (days packed,
+# each row's fields present) and two of version 4 (every field packed), which are still read.
 rm -rf "$out/export-seeds"
-python3 bench/exports.py --root "$out/export-seeds" --devices 2 --days 4 --seed 1 2>/dev/null
-for file in "$out"/export-seeds/*.export; do
-    { echo export; cat "$file"; } > "$out/seeds/export-$(basename "$file" .export)"
+for version in 5 4; do
+    python3 bench/exports.py --root "$out/export-seeds/$version" --devices 2 --days 4 --seed 1 --version "$version" 2>/dev/null
+    for file in "$out/export-seeds/$version"/*.export; do
+        { echo export; cat "$file"; } > "$out/seeds/export-$version-$(basename "$file" .export)"
+    done
 done
 
 # The bundled readers are compiled once, into a global that lives as long as the process. LeakSanitizer reports

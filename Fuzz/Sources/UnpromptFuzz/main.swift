@@ -88,11 +88,16 @@ func readLog(_ bytes: ArraySlice<UInt8>, with inputs: [CompiledInput]) {
     }
 }
 
-/// Reads `bytes` as an export file; a day it admits unpacks.
+/// Reads `bytes` as an export file; a day it admits unpacks, and its block's index (as the store keeps the days)
+/// reads back as written.
 func readExport(_ bytes: ArraySlice<UInt8>) {
     guard let packed = try? SyncExport.readPacked(file: Data(bytes)) else { return }
     for day in packed.days {
-        precondition((try? DevicePacking.unpackDay(day.blob, day: day.day)) != nil, "a day the export's check admitted does not unpack")
+        precondition((try? DevicePacking.unpackDay(packed.blob(day), day: day.day)) != nil, "a day the export's check admitted does not unpack")
+    }
+    for row in DayBlocks.rows(packed.days) {
+        let entries = try? DayBlocks.entries(index: row.index, block: row.block, chunkBytes: row.range.count)
+        precondition(entries?.map(\.day) == packed.days.filter { DayBlocks.block(ofDay: $0.day) == row.block }.map(\.day), "a block's index does not read back")
     }
 }
 

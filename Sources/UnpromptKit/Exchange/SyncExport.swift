@@ -25,9 +25,18 @@ import Foundation
 /// or outside its range, rows out of order. Nothing of a refused file is used.
 public enum SyncExport: Sendable {
     public static let format = "unprompt-sync"
-    /// 4 since each day travels packed as the store keeps it (3: buckets carry their price dimensions and
-    /// server-tool calls; 2: confirmations and the header); versions 1 to 3 are still read.
-    public static let version: Int64 = 4
+    /// 5 since a packed day's row holds only its fields that are not 0 (packing version 3); 4 since each day travels
+    /// packed as the store keeps it (3: buckets carry their price dimensions and server-tool calls; 2:
+    /// confirmations and the header); versions 1 to 4 are still read.
+    public static let version: Int64 = 5
+
+    /// Whether export `version` carries its days packed, after its JSON part.
+    static func packsDays(version: Int64) -> Bool { version >= 4 }
+
+    /// The packing version of export `version`'s days (`DevicePacking`).
+    static func packing(version: Int64) -> UInt64 {
+        version == 4 ? DevicePacking.everyFieldVersion : DevicePacking.dayVersion
+    }
     /// Larger documents are refused (a year of a heavy user's buckets is a few MB).
     static let maxDocumentBytes = 1 << 30
 
@@ -68,7 +77,7 @@ public enum SyncExport: Sendable {
         json.integer(export.exportedAt)
         json.byte(",")
         let body = Self.body(export.history, version: version)
-        return json.bytes + body.json + [UInt8(ascii: "}")] + (version >= 4 ? [UInt8(ascii: "\n")] + body.days : [])
+        return json.bytes + body.json + [UInt8(ascii: "}")] + (packsDays(version: version) ? [UInt8(ascii: "\n")] + body.days : [])
     }
 
     /// A version 4 document's JSON part and its packed days: the JSON part ends at its first newline, which
@@ -138,7 +147,7 @@ public enum SyncExport: Sendable {
         let nameIDs = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
         let toolIDs = tools.strings.map { nameIDs[$0]! }
         let modelIDs = models.strings.map { nameIDs[$0]! }
-        var packer = DevicePacking.DayPacker(names: names)
+        var packer = DevicePacking.DayPacker(names: names, version: packing(version: version))
         var values = [Int64](repeating: 0, count: BucketField.allCases.count)
         var packedDays: [UInt8] = []
         json.raw(",\"days\":[")
@@ -153,7 +162,7 @@ public enum SyncExport: Sendable {
                 return [quarter.quarter - firstQuarter, quarter.first - start, quarter.last - start]
             }
             if position > 0 { json.byte(",") }
-            guard version < 4 else {
+            guard !packsDays(version: version) else {
                 packer.start(day: day)
                 for row in rows {
                     for (offset, field) in fields.enumerated() { values[field.rawValue] = row[3 + offset] }

@@ -78,7 +78,7 @@ extension SyncExport {
     static func decodePacked(document bytes: inout [UInt8], headerVersion: Int64? = nil, parser: JSONParser = JSONParser())
         throws(SyncExportProblem) -> PackedImport
     {
-        let (json, days) = (headerVersion ?? 0) >= 4 ? split(document: bytes) : (bytes[...], nil)
+        let (json, days) = SyncExport.packsDays(version: headerVersion ?? 0) ? split(document: bytes) : (bytes[...], nil)
         let count = json.count
         let daysStart = days?.startIndex
         let total = bytes.count
@@ -189,10 +189,11 @@ private struct DocumentReader {
         let days: [PackedImport.Day]
         let tokens: Int64
         var packed: [UInt8] = []
-        if version >= 4 {
+        if SyncExport.packsDays(version: version) {
             // (A header of another version than the document's was refused above.)
             guard let packedDays else { throw problem("its days are packed, and it has no header saying so (export version \(version))") }
-            (days, tokens) = try self.packedDays(fields["days"]!, packedDays, in: document, tools: tools, models: models)
+            (days, tokens) = try self.packedDays(
+                fields["days"]!, packedDays, in: document, tools: tools, models: models, packing: SyncExport.packing(version: version))
         } else {
             (days, tokens) = try self.days(
                 fields["days"]!, tools: tools, models: models, bucketFields: SyncExport.bucketFields(version: version), into: &packed)
@@ -323,12 +324,12 @@ private struct DocumentReader {
     /// Version 4's days: rows of 2 (the day, the length of its packed bytes), in order, each day once, whose
     /// bytes follow one another in `range` of `document` to its end; every day checked whole
     /// (`DevicePacking.DayChecker`) where it lies.
-    private func packedDays(_ ref: JSONRef, _ range: Range<Int>, in document: UnsafeRawBufferPointer, tools: [String], models: [String])
-        throws(SyncExportProblem) -> (days: [PackedImport.Day], tokens: Int64)
-    {
+    private func packedDays(
+        _ ref: JSONRef, _ range: Range<Int>, in document: UnsafeRawBufferPointer, tools: [String], models: [String], packing: UInt64
+    ) throws(SyncExportProblem) -> (days: [PackedImport.Day], tokens: Int64) {
         var bad = 0
         guard let rows = parser.readTable(ref, width: 2, badRow: &bad) else { throw problem("day \(bad + 1) is not a list of 2 numbers") }
-        var checker = DevicePacking.DayChecker(tools: tools, models: models)
+        var checker = DevicePacking.DayChecker(tools: tools, models: models, packing: packing)
         var days: [PackedImport.Day] = []
         days.reserveCapacity(rows)
         var tokens: Int64 = 0

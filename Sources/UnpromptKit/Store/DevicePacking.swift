@@ -4,25 +4,30 @@ import Foundation
 /// limit window of its samples, in variable-length integers. Importing a device then writes a few hundred rows
 /// a year instead of one per bucket, and a view unpacks only the days it shows.
 ///
-/// A day: version 2, the day's strings (tools and models), its buckets (quarter within the day, tool, model,
-/// then every `BucketField`; version 1, of a store before schema 9, held `BucketField.beforeDimensions`) and its
-/// activity (quarter within the day, first and last record as milliseconds into the quarter). Signed values are
-/// zigzag encoded. A series: version 1, then per sample its time (the first absolute, then the difference to the one
-/// before), which optional values it holds, and them (the used percent as the bits of its Double).
+/// A day: version 3, the day's strings (tools and models), its buckets (quarter within the day, tool, model, then
+/// the fields that are not 0, `PackedRow`; version 2, of exports of version 4, held every `BucketField` signed;
+/// version 1, of a store before schema 9, `BucketField.beforeDimensions`) and its activity (quarter within the day,
+/// first and last record as milliseconds into the quarter). Signed values are zigzag encoded. The store keeps a day
+/// in the version it came in, so every version is read. A series: version 1, then per sample its time (the first
+/// absolute, then the difference to the one before), which optional values it holds, and them (the used percent as
+/// the bits of its Double).
 enum DevicePacking {
     static let seriesVersion: UInt64 = 1
-    static let dayVersion: UInt64 = 2
+    /// The version days are packed in.
+    static let dayVersion: UInt64 = 3
+    /// The version before: every field written (export version 4).
+    static let everyFieldVersion: UInt64 = 2
 
-    /// `imported`, packed: its rows of `sync_days`, its tokens. Its buckets come in the store's order (an
-    /// export's reader gives them so) and are sorted only when they do not.
-    static func pack(_ imported: DeviceImport) -> PackedImport {
+    /// `imported`, packed (in `version`: see `DayPacker`): its days, its tokens. Its buckets come in the store's
+    /// order (an export's reader gives them so) and are sorted only when they do not.
+    static func pack(_ imported: DeviceImport, version: UInt64 = dayVersion) -> PackedImport {
         let perDay = LocalCalendar.quartersPerDay
         var buckets = imported.history.buckets
         if zip(buckets, buckets.dropFirst()).contains(where: { DeviceMerge.precedes($1, $0) }) { buckets.sort(by: DeviceMerge.precedes) }
         var activity = imported.history.activity
         if zip(activity, activity.dropFirst()).contains(where: { $1.quarter < $0.quarter }) { activity.sort { $0.quarter < $1.quarter } }
         let (names, ids) = strings(of: buckets)
-        var packer = DayPacker(names: names)
+        var packer = DayPacker(names: names, version: version)
         var days: [PackedImport.Day] = []
         var packed: [UInt8] = []
         var tokens: Int64 = 0
@@ -101,6 +106,7 @@ enum DevicePacking {
     /// given as indices into `names` (distinct strings), numbered in the blob in the order they first appear.
     struct DayPacker {
         private let names: [String]
+        private let version: UInt64
         /// Per name: its number among the day's strings, or -1.
         private var local: [Int32]
         private var order: [Int] = []
@@ -114,8 +120,11 @@ enum DevicePacking {
         /// The tokens of the day's rows so far.
         private(set) var tokens: Int64 = 0
 
-        init(names: [String]) {
+        /// `version`: `dayVersion`, or `everyFieldVersion` for an export of version 4 (tests of reading one).
+        init(names: [String], version: UInt64 = dayVersion) {
+            precondition(version == dayVersion || version == everyFieldVersion, "packing version \(version) is not written")
             self.names = names
+            self.version = version
             local = [Int32](repeating: -1, count: names.count)
         }
 
@@ -135,7 +144,14 @@ enum DevicePacking {
         /// A bucket `offset` quarter-hours into the day; `values` holds every `BucketField`, by raw value.
         mutating func bucket(offset: Int64, tool: Int, model: Int, values: UnsafeBufferPointer<Int64>) {
             if firstQuarter == nil { firstQuarter = day * LocalCalendar.quartersPerDay + offset }
-            rows.row(UInt64(offset), number(tool), number(model), signed: values)
+            if version == everyFieldVersion {
+                rows.row(UInt64(offset), number(tool), number(model), signed: values)
+            } else {
+                rows.unsigned(UInt64(offset))
+                rows.unsigned(number(tool))
+                rows.unsigned(number(model))
+                PackedRow.write(values, into: &rows)
+            }
             rowCount += 1
             for field in BucketField.tokens { tokens = tokens.saturatingAdd(values[field.rawValue]) }
         }
@@ -161,7 +177,7 @@ enum DevicePacking {
         /// The day's blob.
         func blob() -> [UInt8] {
             var head = Writer()
-            head.unsigned(dayVersion)
+            head.unsigned(version)
             head.unsigned(UInt64(order.count))
             for id in order { head.string(names[id]) }
             head.unsigned(UInt64(rowCount))
@@ -188,10 +204,11 @@ enum DevicePacking {
     static func unpackDay(_ data: Data, day: Int64) throws(StoreError) -> (buckets: [BucketRow], activity: [ActivityQuarter]) {
         let unpacked: (buckets: [BucketRow], activity: [ActivityQuarter])? = data.withUnsafeBytes { raw in
             var reader = Reader(bytes: raw)
+            let version = reader.unsigned()
             let fields: [BucketField]
-            switch reader.unsigned() {
+            switch version {
             case 1: fields = BucketField.beforeDimensions
-            case dayVersion: fields = BucketField.allCases
+            case everyFieldVersion, dayVersion: fields = BucketField.allCases
             default: return nil
             }
             guard let stringCount = reader.count() else { return nil }
@@ -209,9 +226,20 @@ enum DevicePacking {
                 guard let offset = reader.unsigned(), let tool = reader.unsigned(), let model = reader.unsigned(),
                     tool < strings.count, model < strings.count
                 else { return nil }
-                for index in fields.indices {
-                    guard let value = reader.signed() else { return nil }
-                    values[index] = value
+                if version == dayVersion {
+                    guard let present = reader.unsigned(), present <= PackedRow.allPresent else { return nil }
+                    for index in values.indices { values[index] = 0 }
+                    for (bit, raw) in PackedRow.rawValues.enumerated() where present & 1 << UInt64(bit) != 0 {
+                        guard let written = reader.unsigned() else { return nil }
+                        values[raw] =
+                            PackedRow.signedBits & 1 << UInt64(bit) != 0
+                            ? Int64(bitPattern: (written >> 1) ^ (0 &- (written & 1))) : Int64(bitPattern: written)
+                    }
+                } else {
+                    for index in fields.indices {
+                        guard let value = reader.signed() else { return nil }
+                        values[index] = value
+                    }
                 }
                 buckets.append(
                     BucketRow(

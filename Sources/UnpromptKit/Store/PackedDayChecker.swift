@@ -12,7 +12,8 @@ extension DevicePacking {
     }
 
     /// Checks days packed by another device (an export's, untrusted) as fully as reading their rows from JSON
-    /// would: this packing version, distinct names each one of `tools` or `models` (by their bytes, to their
+    /// would: the packing version the export's version says (3 from export version 5, 2 in version 4; in version 3
+    /// each present field not 0 and no unknown field present), distinct names each one of `tools` or `models` (by their bytes, to their
     /// index), every row within the day with a tool and a model and each field in its range, rows in the order
     /// of their keys (by quarter, the tool's and model's index, then the key fields) and each key once, activity
     /// in quarter order within its quarter-hour, and no byte after it. Tokens are summed without overflow.
@@ -21,6 +22,7 @@ extension DevicePacking {
     /// bounds check each while a whole row's most bytes remain (`FastVarints`), and a failure noted and tested
     /// once per row.
     struct DayChecker {
+        private let packing: UInt64
         private let tools: [NameBytes: Int64]
         private let models: [NameBytes: Int64]
         /// Per names section (its bytes) checked already: per name its index among the tools and among the
@@ -54,10 +56,12 @@ extension DevicePacking {
             precondition(columns.count == 6, "a row's tokens are the sum of six fields")
             return (columns[0], columns[1], columns[2], columns[3], columns[4], columns[5])
         }()
-        /// The most bytes a row takes: every integer at its longest.
-        private static let rowMaxBytes = width * FastVarints.maxLength
+        /// The most bytes a row takes: every integer at its longest (and version 3's presence).
+        private static let rowMaxBytes = (width + 1) * FastVarints.maxLength
 
-        init(tools: [String], models: [String]) {
+        /// `packing`: the version every day must be packed in.
+        init(tools: [String], models: [String], packing: UInt64) {
+            self.packing = packing
             self.tools = Dictionary(uniqueKeysWithValues: tools.enumerated().map { (NameBytes(bytes: Array($1.utf8)), Int64($0)) })
             self.models = Dictionary(uniqueKeysWithValues: models.enumerated().map { (NameBytes(bytes: Array($1.utf8)), Int64($0)) })
             precondition(BucketField.allCases.prefix { $0.isKey }.count == Self.keyFields.count, "the key fields come first")
@@ -67,7 +71,7 @@ extension DevicePacking {
             func refuse(_ what: String) -> DayProblem { DayProblem(message: what + " of " + CivilDate.dateString(ofDay: day)) }
             guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else { throw refuse("the packing version") }
             var reader = Reader(bytes: bytes)
-            guard reader.unsigned() == dayVersion else { throw refuse("the packing version") }
+            guard reader.unsigned() == packing else { throw refuse("the packing version") }
             let namesStart = reader.position
             guard let stringCount = reader.count() else { throw refuse("the names") }
             for _ in 0..<stringCount {
@@ -107,6 +111,9 @@ extension DevicePacking {
             var previous = row + width
             var tokens: Int64 = 0
             var firstQuarter: Int64?
+            let everyField = packing == everyFieldVersion
+            let signedBits = PackedRow.signedBits
+            let columns = PackedRow.rawValues.map { 3 + $0 }
             for number in 0..<rowCount {
                 cursor.makeRoom(rowMaxBytes)
                 var p = cursor.position
@@ -114,13 +121,37 @@ extension DevicePacking {
                 let offset = FastVarints.unsigned(&p, &bad)
                 let tool = FastVarints.unsigned(&p, &bad)
                 let model = FastVarints.unsigned(&p, &bad)
-                // Every count is at least 0 (only the logged cost may be less): a negative value is odd as written
-                // (zigzag), so their written bits ORed end in 0.
-                var odd: UInt64 = 0
-                for column in 3..<width {
-                    let written = FastVarints.unsigned(&p, &bad)
-                    row[column] = Int64(bitPattern: (written >> 1) ^ (0 &- (written & 1)))
-                    if column >= keyWidth, column != nanos { odd |= written }
+                // Whether every count is at least 0 (only the logged cost may be less).
+                var inRange: Bool
+                if everyField {
+                    // A negative value is odd as written (zigzag), so the written bits ORed end in 0.
+                    var odd: UInt64 = 0
+                    for column in 3..<width {
+                        let written = FastVarints.unsigned(&p, &bad)
+                        row[column] = Int64(bitPattern: (written >> 1) ^ (0 &- (written & 1)))
+                        if column >= keyWidth, column != nanos { odd |= written }
+                    }
+                    inRange = odd & 1 == 0
+                } else {
+                    // The fields present, each not 0; a count written unsigned is at most Int64.max.
+                    let present = FastVarints.unsigned(&p, &bad)
+                    for column in 3..<width { row[column] = 0 }
+                    var bits = present & PackedRow.allPresent
+                    var high: UInt64 = 0
+                    var zero = false
+                    while bits != 0 {
+                        let bit = bits.trailingZeroBitCount
+                        bits &= bits &- 1
+                        let written = FastVarints.unsigned(&p, &bad)
+                        zero = zero || written == 0
+                        if signedBits & 1 << UInt64(bit) != 0 {
+                            row[columns[bit]] = Int64(bitPattern: (written >> 1) ^ (0 &- (written & 1)))
+                        } else {
+                            row[columns[bit]] = Int64(bitPattern: written)
+                            high |= written
+                        }
+                    }
+                    inRange = present <= PackedRow.allPresent && !zero && high >> 63 == 0
                 }
                 cursor.position = p
                 guard !bad, p <= cursor.end else { throw refuse("bucket \(number + 1)") }
@@ -129,7 +160,7 @@ extension DevicePacking {
                 row[0] = Int64(offset)
                 row[1] = index.tools[Int(tool)]
                 row[2] = index.models[Int(model)]
-                var admitted = odd & 1 == 0 && row[estimated] <= row[events]
+                var admitted = inRange && row[estimated] <= row[events]
                 for position in keyFields.indices where admitted && (number == 0 || row[3 + position] != previous[3 + position]) {
                     admitted = keyFields[position].admits(row[3 + position])
                 }

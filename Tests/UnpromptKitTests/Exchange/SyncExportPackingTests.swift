@@ -76,10 +76,12 @@ struct SyncExportPackingTests {
         return Data(header.frame()) + frame
     }
 
-    @Test(arguments: [1, 2, 3, 16] as [UInt64], [3, 4] as [Int64])
+    @Test(arguments: [1, 2, 3, 16] as [UInt64], [3, 4, 5] as [Int64])
     func readingPacksEveryDayAsPackingTheRowsDoes(seed: UInt64, version: Int64) throws {
         let original = export(history(seed: seed))
-        let expected = DevicePacking.pack(original)
+        // Version 4's days come packed every field (packing version 2), and are kept so; version 3's rows are packed
+        // as the store packs them now.
+        let expected = DevicePacking.pack(original, version: SyncExport.packing(version: version))
         let read = try SyncExport.readPacked(file: file(original, version: version))
         #expect(expected.days.count > 30 && expected.tokens > 0)
         #expect(read.days.map(\.day) == expected.days.map(\.day))
@@ -119,9 +121,10 @@ struct SyncExportPackingTests {
         #expect(report.imported.map(\.tokens) == exports.map { $0.history.buckets.reduce(0) { $0 + $1.counts.total } })
     }
 
-    /// The same history exported as version 3 (JSON rows) and as version 4 (days packed) gives two stores the
-    /// same rows, byte for byte, and the same views.
-    @Test func versionThreeAndFourOfOneHistoryGiveTheSameStoreAndViews() throws {
+    /// The same history exported as version 3 (JSON rows), 4 (days packed, every field) and 5 (days packed, the
+    /// fields present) gives three stores the same views; 3 and 5 the same rows, byte for byte (4's days are kept
+    /// as they came).
+    @Test func versionsThreeFourAndFiveOfOneHistoryGiveTheSameViews() throws {
         var history = history(seed: 7, days: 60)
         history.limits = [
             LimitSample(tool: "codex", time: 1_767_600_000_000, window: "primary", usedPercent: 12.5, windowMinutes: 300, resetsAt: nil),
@@ -129,7 +132,7 @@ struct SyncExportPackingTests {
         ]
         let original = export(history)
         var stores: [TestDevice] = []
-        for version in [3, 4] as [Int64] {
+        for version in [3, 4, 5] as [Int64] {
             let folder = try TemporaryFolder()
             try file(original, version: version).write(to: URL(fileURLWithPath: folder.path + "/" + SyncFolder.fileName(device: id)))
             let device = try TestDevice()
@@ -137,12 +140,13 @@ struct SyncExportPackingTests {
             #expect(report.imported.count == 1 && report.refused.isEmpty, "version \(version): \(report.refused)")
             stores.append(device)
         }
-        let (three, four) = (stores[0], stores[1])
+        let (three, four, five) = (stores[0], stores[1], stores[2])
         let rows = try storedRows(three.store)
         #expect(rows.count == 3 + 1, "the 60 days in three blocks of 32, and the device's row")
-        #expect(try storedRows(four.store) == rows)
+        #expect(try storedRows(five.store) == rows)
+        #expect(try storedRows(four.store) != rows, "version 4's days packed every field")
         for selection in [DeviceSelection.all, .device(id)] {
-            let views = try [three, four].map { device throws -> [String] in
+            let views = try [three, four, five].map { device throws -> [String] in
                 let store = device.store
                 let queries = device.queries(now: Moments.monday, devices: selection)
                 return [
@@ -155,7 +159,7 @@ struct SyncExportPackingTests {
                     "\(try queries.month(2025 * 12 + 10))",
                 ]
             }
-            #expect(views[0] == views[1])
+            #expect(views[0] == views[1] && views[0] == views[2])
             #expect(views[0][0].count > 1000, "the views hold the imported rows")
         }
     }
@@ -176,8 +180,9 @@ struct SyncExportPackingTests {
     }
 }
 
-/// A version 4 export's packed days come from another device: each is checked whole before anything is used.
-/// The days here are packed by hand (variable-length integers, zigzag for signed values), not by the packer.
+/// A version 4 or 5 export's packed days come from another device: each is checked whole before anything is used.
+/// The days here are packed by hand (variable-length integers, zigzag for signed values), not by the packer: export
+/// version 4 packs every field of a row (packing version 2), version 5 the fields present (packing version 3).
 struct PackedDayCheckTests {
     let id = "7a1f" + String(repeating: "0", count: 27) + "4"
     static let day: Int64 = 20_458
@@ -194,21 +199,39 @@ struct PackedDayCheckTests {
 
     func zigzag(_ value: Int64) -> [UInt8] { varint(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
 
-    /// A row: quarter-hour, the day's name numbers of its tool and model, then its 17 fields.
-    func row(_ quarter: UInt64, _ tool: UInt64, _ model: UInt64, _ fields: [Int64]) -> [UInt8] {
-        varint(quarter) + varint(tool) + varint(model) + fields.flatMap(zigzag)
+    /// Packing version 3's order of the fields (their indices in a row's 17 fields: context band, logged cost,
+    /// speed, tier, region, the seven counts, events, logged cost in nano-USD, estimated events, web searches and
+    /// fetches), and those written signed: the context band and the logged cost.
+    static let presentOrder = [12, 5, 6, 10, 0, 7, 8, 11, 1, 13, 9, 14, 15, 16, 2, 3, 4]
+    static let signedFields: Set = [0, 13]
+
+    /// A row: quarter-hour, the day's name numbers of its tool and model, then its 17 fields: each signed
+    /// (packing 2), or which are not 0 and those (packing 3; `present` says otherwise when given).
+    func row(_ quarter: UInt64, _ tool: UInt64, _ model: UInt64, _ fields: [Int64], packing: UInt64, present: UInt64? = nil) -> [UInt8] {
+        let key = varint(quarter) + varint(tool) + varint(model)
+        guard packing == 3 else { return key + fields.flatMap(zigzag) }
+        var bits: UInt64 = 0
+        for (bit, field) in Self.presentOrder.enumerated() where fields[field] != 0 { bits |= 1 << UInt64(bit) }
+        let bitsGiven = present ?? bits
+        let values = Self.presentOrder.enumerated().filter { bitsGiven & 1 << UInt64($0.offset) != 0 }.flatMap { _, field in
+            Self.signedFields.contains(field) ? zigzag(fields[field]) : varint(UInt64(bitPattern: fields[field]))
+        }
+        return key + varint(bitsGiven) + values
     }
 
     /// Two buckets of 04:00 (codex, gpt-5) and the activity of that quarter-hour.
     static let first: [Int64] = [0, 0, 0, 0, 0, 10, 20, 30, 40, 0, 50, 0, 2, 0, 0, 0, 0]
     static let second: [Int64] = [200_000, 1, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1, 7, 1, 0, 0]
 
+    /// The packing version of export `version`'s days.
+    static func packing(_ version: Int64) -> UInt64 { version == 4 ? 2 : 3 }
+
     func day(
-        version: UInt64 = 2, names: [String] = ["codex", "gpt-5"], rows: [[UInt8]]? = nil, activity: [(UInt64, Int64, Int64)] = [(16, 0, 5)],
-        rowCount: UInt64? = nil
+        packing: UInt64, version: UInt64? = nil, names: [String] = ["codex", "gpt-5"], rows: [[UInt8]]? = nil,
+        activity: [(UInt64, Int64, Int64)] = [(16, 0, 5)], rowCount: UInt64? = nil
     ) -> [UInt8] {
-        let rows = rows ?? [row(16, 0, 1, Self.first), row(16, 0, 1, Self.second)]
-        var bytes = varint(version) + varint(UInt64(names.count))
+        let rows = rows ?? [row(16, 0, 1, Self.first, packing: packing), row(16, 0, 1, Self.second, packing: packing)]
+        var bytes = varint(version ?? packing) + varint(UInt64(names.count))
         for name in names { bytes += varint(UInt64(name.utf8.count)) + Array(name.utf8) }
         bytes += varint(rowCount ?? UInt64(rows.count)) + rows.flatMap { $0 }
         bytes += varint(UInt64(activity.count))
@@ -216,9 +239,9 @@ struct PackedDayCheckTests {
         return bytes
     }
 
-    /// A version 4 file of `days` (each a day's number and its bytes), or with `lengths` said instead of theirs and
-    /// `after` appended to the frame.
-    func file(_ days: [(Int64, [UInt8])], lengths: [Int]? = nil, after: [UInt8] = [], version: Int64 = 4, sequence: Int64 = 3) -> Data {
+    /// A file of export `version` of `days` (each a day's number and its bytes), or with `lengths` said instead of
+    /// theirs and `after` appended to the frame.
+    func file(_ days: [(Int64, [UInt8])], lengths: [Int]? = nil, after: [UInt8] = [], version: Int64, sequence: Int64 = 3) -> Data {
         let lengths = lengths ?? days.map(\.1.count)
         let list = zip(days, lengths).map { "[\($0.0),\($1)]" }.joined(separator: ",")
         let json = """
@@ -238,8 +261,10 @@ struct PackedDayCheckTests {
         }
     }
 
-    @Test func aDayPackedByHandReads() throws {
-        let read = try SyncExport.read(file: file([(Self.day, day())]))
+    @Test(arguments: [4, 5] as [Int64])
+    func aDayPackedByHandReads(version: Int64) throws {
+        let packing = Self.packing(version)
+        let read = try SyncExport.read(file: file([(Self.day, day(packing: packing))], version: version))
         let quarter = Self.day * LocalCalendar.quartersPerDay + 16
         #expect(read.history.buckets == [
             BucketRow(
@@ -251,29 +276,60 @@ struct PackedDayCheckTests {
         ])
         let start = quarter * Bucket.quarterMilliseconds
         #expect(read.history.activity == [ActivityQuarter(quarter: quarter, first: start, last: start + 5)])
-        let packed = try SyncExport.readPacked(file: file([(Self.day, day())]))
+        let packed = try SyncExport.readPacked(file: file([(Self.day, day(packing: packing))], version: version))
         #expect(packed.tokens == 152 && packed.days.first?.firstQuarter == quarter && packed.days.first?.lastActivity == start + 5)
     }
 
+    /// Version 3's rows are shorter: these two take 42 bytes packed as version 2 writes them (a byte at least for each
+    /// of the 17 fields), 24 so (the first row's presence in one byte, the second's in two).
+    @Test func packingThreeWritesTheFieldsPresentAlone() {
+        let two = [row(16, 0, 1, Self.first, packing: 2), row(16, 0, 1, Self.second, packing: 2)].map(\.count)
+        let three = [row(16, 0, 1, Self.first, packing: 3), row(16, 0, 1, Self.second, packing: 3)].map(\.count)
+        #expect(two == [20, 22] && three == [10, 14])
+        // And the packer writes exactly the bytes packed by hand above.
+        var values = Self.first
+        var writer = DevicePacking.Writer()
+        values.withUnsafeBufferPointer { PackedRow.write($0, into: &writer) }
+        #expect(writer.bytes == Array(row(16, 0, 1, Self.first, packing: 3).dropFirst(3)))
+        values = Self.second
+        writer = DevicePacking.Writer()
+        values.withUnsafeBufferPointer { PackedRow.write($0, into: &writer) }
+        #expect(writer.bytes == Array(row(16, 0, 1, Self.second, packing: 3).dropFirst(3)))
+    }
+
     /// Each damage is refused as damaged, naming the device's label, and says what it found.
-    @Test func everyDamageToAPackedDayIsRefused() throws {
+    @Test(arguments: [4, 5] as [Int64])
+    func everyDamageToAPackedDayIsRefused(version: Int64) throws {
+        let packing = Self.packing(version)
+        func row(_ quarter: UInt64, _ tool: UInt64, _ model: UInt64, _ fields: [Int64]) -> [UInt8] {
+            self.row(quarter, tool, model, fields, packing: packing)
+        }
+        func day(
+            version: UInt64? = nil, names: [String] = ["codex", "gpt-5"], rows: [[UInt8]]? = nil,
+            activity: [(UInt64, Int64, Int64)] = [(16, 0, 5)], rowCount: UInt64? = nil
+        ) -> [UInt8] {
+            self.day(packing: packing, version: version, names: names, rows: rows, activity: activity, rowCount: rowCount)
+        }
+        func file(_ days: [(Int64, [UInt8])], lengths: [Int]? = nil, after: [UInt8] = [], version fileVersion: Int64? = nil) -> Data {
+            self.file(days, lengths: lengths, after: after, version: fileVersion ?? version)
+        }
         let good = day()
         var tenthByte = Self.first
-        tenthByte[5] = 0
+        tenthByte[5] = 1
         var overlong = row(16, 0, 1, tenthByte)
-        // input (the sixth field) as ten bytes whose last holds more than the 64th bit.
-        let inputAt = 3 + 5
+        // input as ten bytes whose last holds more than the 64th bit (packing 2: the sixth field; 3: after events).
+        let inputAt = packing == 2 ? 3 + 5 : 3 + 1 + 1
         overlong.replaceSubrange(inputAt...inputAt, with: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02])
         func with(_ index: Int, _ value: Int64, in fields: [Int64] = Self.first) -> [Int64] {
             var fields = fields
             fields[index] = value
             return fields
         }
-        // Without its header a version 4 document is not read as one.
+        // Without its header a packed document is not read as one.
         let whole = file([(Self.day, good)])
-        let cases: [(Data, String)] = [
+        var cases: [(Data, String)] = [
             (file([(Self.day, day(version: 1))]), "the packing version"),
-            (file([(Self.day, day(version: 3))]), "the packing version"),
+            (file([(Self.day, day(version: packing == 2 ? 3 : 2))]), "the packing version"),
             (file([(Self.day, day(names: ["codex", "gpt-5", "hostname"]))]), "neither a tool nor a model"),
             (file([(Self.day, day(names: ["codex", "codex"]))]), "the names"),
             (file([(Self.day, day(rows: [row(96, 0, 1, Self.first)]))]), "quarter, tool or model"),
@@ -308,6 +364,16 @@ struct PackedDayCheckTests {
             (file([(Self.day, good)], version: 3), "not JSON"),
             (Data(whole.dropFirst(8 + Int(whole[4]) + Int(whole[5]) << 8)), "not JSON"),
         ]
+        if packing == 3 {
+            // A field said present and written 0, a field that does not exist, a count above Int64.max.
+            var present = self.row(16, 0, 1, Self.first, packing: 3, present: 0b11111 | 1 << 7)
+            present.insert(0, at: present.count - 1)
+            cases += [
+                (file([(Self.day, day(rows: [present]))]), "values"),
+                (file([(Self.day, day(rows: [self.row(16, 0, 1, Self.first, packing: 3), self.row(16, 0, 1, Self.second, packing: 3, present: 1 << 17)]))]), "bucket 2"),
+                (file([(Self.day, day(rows: [row(16, 0, 1, with(5, Int64.min))]))]), "values"),
+            ]
+        }
         for (data, expected) in cases {
             let refused = refusal(data)
             // (A document that is not JSON names no label: a sync then names the device by its previous import.)
@@ -319,17 +385,21 @@ struct PackedDayCheckTests {
         #expect(refusal(file([(Self.day, good), (Self.day + 1, good)])) == nil)
     }
 
-    /// A damaged version 4 file from a device already imported is refused at a sync, naming its label, and its
-    /// previous import stays whole; a version 5 file is refused as newer.
+    /// A damaged packed file from a device already imported is refused at a sync, naming its label, and its
+    /// previous import stays whole; a file of the next export version is refused as newer.
     @Test func aDamagedPackedExportLeavesThePreviousImport() throws {
         let folder = try TemporaryFolder()
         let path = folder.path + "/" + SyncFolder.fileName(device: id)
-        try file([(Self.day, day())]).write(to: URL(fileURLWithPath: path))
+        let version = SyncExport.version
+        try file([(Self.day, day(packing: 3))], version: version).write(to: URL(fileURLWithPath: path))
         let device = try TestDevice()
         #expect(try device.sync(folder.path, now: Moments.monday, label: "here").imported.map(\.tokens) == [152])
         let before = try device.store.importedDevices()
-        let swapped = file([(Self.day, day(rows: [row(16, 0, 1, Self.second), row(16, 0, 1, Self.first)]))], sequence: 4)
-        for (data, kind) in [(swapped, SyncExportProblem.Kind.damaged), (file([(Self.day, day())], version: 5, sequence: 5), .newerVersion(5))] {
+        let swapped = file(
+            [(Self.day, day(packing: 3, rows: [row(16, 0, 1, Self.second, packing: 3), row(16, 0, 1, Self.first, packing: 3)]))],
+            version: version, sequence: 4)
+        let newer = file([(Self.day, day(packing: 3))], version: version + 1, sequence: 5)
+        for (data, kind) in [(swapped, SyncExportProblem.Kind.damaged), (newer, .newerVersion(version + 1))] {
             try data.write(to: URL(fileURLWithPath: path))
             let report = try device.sync(folder.path, now: Moments.monday, label: "here")
             #expect(report.refused.map(\.problem.kind) == [kind] && report.refused.first?.label == "desk", "\(report.refused)")

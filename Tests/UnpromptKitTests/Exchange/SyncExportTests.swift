@@ -87,11 +87,11 @@ struct SyncExportTests {
         #expect(read.history == expected && read.sequence == 7)
     }
 
-    /// The JSON part of a version 4 document (its days packed after it) and a version 3 document both match it.
+    /// The JSON part of a version 5 document (its days packed after it) and a version 3 document both match it.
     @Test func theDocumentMatchesItsSchema() throws {
         let written = SyncExport.document(export(try history()))
         let parts = SyncExport.split(document: written)
-        #expect(parts.days.map { !$0.isEmpty } == true, "version 4 packs its days after the JSON part")
+        #expect(parts.days.map { !$0.isEmpty } == true, "version 5 packs its days after the JSON part")
         for json in [Array(parts.json), SyncExport.document(export(try history()), version: 3)] {
             let validation = try SchemaCheck.run(schema: Repository.root + "/docs/sync.schema.json", document: Data(json))
             #expect(validation.status == 0, "\(validation.output)")

@@ -53,20 +53,28 @@ struct WatchLoopTests {
         return (started, stopped)
     }
 
-    @Test func aChangeIsScannedOnceItHasBeenQuietForTheDebounce() {
+    @Test func aChangeAfterAQuietSpellIsScannedAtOnce() {
         let changes = ScriptedChanges(changes: [Self.ms(5_000)], stopAt: .seconds(30))
         let (started, stopped) = rounds(changes)
-        #expect(started == [.zero, Self.ms(5_150)])
+        #expect(started == [.zero, Self.ms(5_000)])
         #expect(stopped)
     }
 
-    @Test func aBurstIsScannedAtTheDebounceLimitThenAgainWhenItEnds() {
-        // A write every 100 ms from 5.0 s to 6.0 s: quiet never lasts 150 ms until the burst ends.
+    @Test func aChangeSoonAfterARoundIsScannedOnceItHasBeenQuietForTheDebounce() {
+        // The round for the change at 5.0 s takes 50 ms; the change at 5.1 s comes 50 ms after it ended.
+        let changes = ScriptedChanges(changes: [Self.ms(5_000), Self.ms(5_100)], stopAt: .seconds(30))
+        let (started, _) = rounds(changes, roundTime: Self.ms(50))
+        #expect(started == [.zero, Self.ms(5_000), Self.ms(5_250)])
+    }
+
+    @Test func aBurstIsScannedAtItsStartAtTheDebounceLimitThenAgainWhenItEnds() {
+        // A write every 100 ms from 5.0 s to 6.0 s: the first is scanned at once; after it quiet never lasts 150 ms
+        // until the burst ends.
         let burst = (0...10).map { Self.ms(5_000 + 100 * $0) }
         let changes = ScriptedChanges(changes: burst, stopAt: .seconds(30))
         let (started, _) = rounds(changes)
-        // 5.0 + 0.5 (the limit); then 5.6 starts a new settle, whose limit 6.1 comes before 150 ms of quiet.
-        #expect(started == [.zero, Self.ms(5_500), Self.ms(6_100)])
+        // 5.1 starts a settle whose limit is 5.6; then 5.7 one that ends 150 ms after the last write, at 6.15.
+        #expect(started == [.zero, Self.ms(5_000), Self.ms(5_600), Self.ms(6_150)])
     }
 
     @Test func withNothingChangingItRescansEveryIntervalAfterTheLastRoundEnded() {
@@ -97,9 +105,10 @@ struct WatchLoopTests {
     }
 
     @Test func aStopDuringTheDebounceScansNothingMore() {
-        let changes = ScriptedChanges(changes: [.seconds(5)], stopAt: Self.ms(5_100))
+        // The change at 5.05 s comes within the debounce of the round for 5.0 s; the stop comes while it settles.
+        let changes = ScriptedChanges(changes: [.seconds(5), Self.ms(5_050)], stopAt: Self.ms(5_100))
         let (started, stopped) = rounds(changes)
-        #expect(started == [.zero] && stopped)
+        #expect(started == [.zero, .seconds(5)] && stopped)
     }
 
     @Test func aRoundThatFailsEndsTheLoop() {

@@ -10,8 +10,10 @@ extension ChangeWatcher: ChangeSource {}
 /// When `watch` scans: a round at once, then a round after every change, and at least every `interval` (a
 /// stat-only pass when nothing changed: the safety net for changes a watcher cannot see).
 ///
-/// After a change it waits until the sources have been quiet for `debounce`, at most `debounceLimit` after
-/// the first change, so a burst of writes makes one round. A stop request ends the loop between rounds, and a
+/// A change after a quiet spell (`debounce` since the last round ended) is scanned at once: a line a tool appends
+/// reaches the store in the time a round takes. A change that comes sooner is part of a burst of writes: the loop
+/// then waits until the sources have been quiet for `debounce`, at most `debounceLimit` after that change, so the
+/// rest of a burst makes one more round, not one per write. A stop request ends the loop between rounds, and a
 /// round is handed a predicate to check it between its own steps, so a round is never cut mid-step.
 ///
 /// The clock is injected (and the waiting is the change source's), so the schedule is tested without sleeping.
@@ -48,14 +50,16 @@ public struct WatchLoop {
     /// predicate that is true once a stop has been asked for.
     public func run(_ changes: some ChangeSource, round: (_ stopRequested: () -> Bool) -> Bool) -> Bool {
         var nextRound = now()
+        var lastRoundEnded: Duration?
         var changed = true
         while !changes.isStopped {
             if changed || now() >= nextRound {
                 guard round({ changes.isStopped }) else { return false }
+                lastRoundEnded = now()
                 nextRound = now() + timing.interval
             }
             changed = changes.wait(timeout: Self.seconds(max(.zero, nextRound - now())))
-            if changed { settle(changes) }
+            if changed, let lastRoundEnded, now() - lastRoundEnded < timing.debounce { settle(changes) }
         }
         return true
     }

@@ -157,13 +157,16 @@ public enum DeviceSync: Sendable {
                     (a.sequence, a.entry.kind == .export ? 1 : 0, b.entry.name) > (b.sequence, b.entry.kind == .export ? 1 : 0, a.entry.name)
                 })
             }
-            let read = exports
-            var decided: [PackedImport] = []
-            for device in read.keys.sorted() {
-                let newest = read[device]!.max { a, b in
+            // Of each device's files without a header, the newest.
+            let read = exports.mapValues { files in
+                files.max { a, b in
                     (a.export.sequence, a.export.exportedAt, a.entry.kind == .export ? 1 : 0, b.entry.name)
                         < (b.export.sequence, b.export.exportedAt, b.entry.kind == .export ? 1 : 0, a.entry.name)
                 }!.export
+            }
+            var decided: [PackedImport] = []
+            for device in read.keys.sorted() {
+                let newest = read[device]!
                 if let held = known[device], held.sequence >= newest.sequence {
                     unchanged += 1
                     continue
@@ -173,7 +176,7 @@ public enum DeviceSync: Sendable {
                 decided.append(newest)
             }
             waiting = waiting.map { device, files in
-                let held = read[device]?.map(\.export.sequence).max() ?? 0
+                let held = read[device]?.sequence ?? 0
                 return (device, files.filter { $0.sequence > held })
             }.filter { !$0.1.isEmpty }
             // Devices whose headerless files lost to a newer file that then did not read whole.
@@ -207,10 +210,7 @@ public enum DeviceSync: Sendable {
             }
             // Every newer file of these was refused: their newest headerless export is imported after all.
             for device in fallback.sorted() {
-                let newest = read[device]!.max { a, b in
-                    (a.export.sequence, a.export.exportedAt, a.entry.kind == .export ? 1 : 0, b.entry.name)
-                        < (b.export.sequence, b.export.exportedAt, b.entry.kind == .export ? 1 : 0, a.entry.name)
-                }!.export
+                let newest = read[device]!
                 if let held = known[device], held.sequence >= newest.sequence {
                     unchanged += 1
                 } else {

@@ -128,6 +128,41 @@ struct DeviceSyncTests {
         }
     }
 
+    /// A file without a header (an old version's export, read whole) and a file with one of the same device: the
+    /// newer by sequence is imported; when the newer one is damaged, the older one without a header after all.
+    @Test func aFileWithoutAHeaderAndANewerOneWithOne() throws {
+        let (laptop, _) = try devices()
+        let now = m + 2 * 24 * 60 * minute
+        let laptopID = try laptop.store.deviceID()
+        let history = try laptop.queries(now: now).exportHistory()
+        func headerless(sequence: Int64) -> Data {
+            Zstd.compress(SyncExport.document(DeviceImport(device: laptopID, label: "old", sequence: sequence, exportedAt: now, history: history), version: 3))
+        }
+        func withHeader(sequence: Int64) -> Data {
+            SyncExport.file(DeviceImport(device: laptopID, label: "new", sequence: sequence, exportedAt: now, history: history))
+        }
+        let cases: [(old: Int64, new: Int64, damageNew: Bool, imported: String?, refused: Int)] = [
+            (5, 6, false, "new", 0),
+            (5, 6, true, "old", 1),
+            (7, 6, false, "old", 0),
+        ]
+        for (old, new, damageNew, expected, refusedCount) in cases {
+            let folder = try TemporaryFolder()
+            try headerless(sequence: old).write(to: URL(fileURLWithPath: folder.path + "/unprompt-\(laptopID) 2.export"))
+            let newer = withHeader(sequence: new)
+            try (damageNew ? newer.prefix(newer.count - 9) : newer).write(to: URL(fileURLWithPath: folder.path + "/" + SyncFolder.fileName(device: laptopID)))
+            let desktop = try TestDevice()
+            let report = try desktop.sync(folder.path, now: now, label: "desktop")
+            #expect(report.imported.map(\.label) == [expected].compactMap { $0 }, "\(old), \(new), damaged \(damageNew)")
+            #expect(report.imported.map(\.sequence) == [expected == "new" ? new : old])
+            #expect(report.refused.count == refusedCount && report.unchanged == 0)
+            #expect(try tokens(desktop, .device(laptopID)) == tokens(laptop, .this))
+            // Again: nothing newer than the import.
+            let again = try desktop.sync(folder.path, now: now, label: "desktop")
+            #expect(again.imported.isEmpty && again.unchanged == 1, "\(old), \(new), damaged \(damageNew): \(again)")
+        }
+    }
+
     /// Syncing reads each file's header first: an export no newer than its import is not read further (damage
     /// after its header goes unseen, and changes nothing); a newer one is read whole, and refused when damaged.
     @Test func anExportNoNewerThanItsImportIsNotReadBeyondItsHeader() throws {

@@ -43,13 +43,24 @@ enum ReaderLocation {
 /// `<name>/` of the checkout the binary was built from (its source path is known at compile time).
 enum BuiltInData {
     static func directory(_ name: String) -> String? {
-        // The running binary itself (argv[0] is only a name when the shell found it on PATH), symlinks resolved.
-        let executable = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).resolvingSymlinksInPath()
-        let installed = executable.deletingLastPathComponent().deletingLastPathComponent()
+        let installed = URL(fileURLWithPath: executable).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("share/unprompt-scan/" + name).path
         if FileManager.default.fileExists(atPath: installed) { return installed }
         let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent(name).path
         return FileManager.default.fileExists(atPath: checkout) ? checkout : nil
     }
+
+    /// The running binary itself (argv[0] is only a name when the shell found it on PATH), symlinks resolved. On
+    /// Linux the kernel names it; Foundation's main bundle would list the binary's directory to find it (twice a
+    /// run: once for the prices, once for the water method), which every command paid at start.
+    private static let executable: String = {
+        #if os(Linux)
+        if let resolved = realpath("/proc/self/exe", nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        #endif
+        return (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).resolvingSymlinksInPath().path
+    }()
 }

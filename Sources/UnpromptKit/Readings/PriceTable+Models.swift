@@ -11,42 +11,10 @@ extension PriceTable {
         let keys = Set(models.flatMap { ModelNormalizer.candidates($0, aliases: aliases).map(\.key) })
         var layers: [PriceLayer] = []
         if let override, FileManager.default.fileExists(atPath: override) {
-            layers.append(try layer("override", file: override, keys: keys))
+            layers.append(try layer("override", file: override, wanted: keys.contains))
         }
-        layers.append(try layer("overlay", file: directory + "/overlay.json", keys: keys))
-        layers.append(try layer("bundled", file: directory + "/" + bundledFile, keys: keys))
+        layers.append(try layer("overlay", file: directory + "/overlay.json", wanted: keys.contains))
+        layers.append(try layer("bundled", file: directory + "/" + bundledFile, wanted: keys.contains))
         return PriceTable(layers: layers, aliases: aliases, manifest: try manifest(at: directory + "/manifest.json"))
-    }
-
-    /// The rows of `file` whose keys are among `keys`.
-    static func layer(_ name: String, file: String, keys: Set<String>) throws(PriceDataError) -> PriceLayer {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
-        } catch {
-            throw PriceDataError(file: file, message: "cannot be read (\(error.localizedDescription))")
-        }
-        let parser = JSONParser()
-        let root: JSONRef
-        switch data.withUnsafeBytes({ bytes in Result { () throws(JSONParseError) in try parser.parse(copying: bytes) } }) {
-        case .success(let parsed): root = parsed
-        case .failure(let error): throw PriceDataError(file: file, message: "is not valid JSON: \(error)")
-        }
-        guard case .object = parser.value(of: root) else { throw PriceDataError(file: file, message: "must hold a JSON object") }
-        var rows: [String: ModelPrice] = [:]
-        for key in keys where key != "sample_spec" && !key.hasPrefix("_") {
-            guard let found = parser.value(at: JSONPointer([.key(key)]), in: root) else { continue }
-            guard case .object(let ref) = found, let row = parser.foundationValue(of: ref) as? [String: Any] else {
-                throw PriceDataError(file: file, message: "row '\(key)' must be an object of fields")
-            }
-            let price: ModelPrice
-            do {
-                price = try ModelPrice(key: key, row: row)
-            } catch {
-                throw PriceDataError(file: file, message: "row '\(key)', field '\(error.field)': expected \(error.expected)")
-            }
-            if price.isPriced { rows[key] = price }
-        }
-        return PriceLayer(name: name, rows: rows)
     }
 }

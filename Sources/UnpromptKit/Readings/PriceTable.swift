@@ -99,37 +99,45 @@ public struct PriceTable: Sendable {
     }
 
     static func object(at path: String) throws(PriceDataError) -> [String: Any] {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw PriceDataError(file: path, message: "cannot be read (\(error.localizedDescription))")
-        }
-        // simdjson, not JSONSerialization: every view loads the table, and this keeps that to a few ms.
-        let parser = JSONParser()
-        let root: JSONRef
-        do {
-            root = try data.withUnsafeBytes { bytes in try parser.parse(copying: bytes) }
-        } catch {
-            throw PriceDataError(file: path, message: "is not valid JSON: \(error)")
-        }
+        let (parser, root) = try document(at: path)
         guard let object = parser.foundationValue(of: root) as? [String: Any] else {
             throw PriceDataError(file: path, message: "must hold a JSON object")
         }
         return object
     }
 
-    /// The rows of a LiteLLM-format file; `sample_spec` and keys starting with `_` (comments) are skipped.
-    static func layer(_ name: String, file: String) throws(PriceDataError) -> PriceLayer {
+    /// A JSON file, parsed (simdjson, not JSONSerialization: every view loads the table).
+    static func document(at path: String) throws(PriceDataError) -> (JSONParser, JSONRef) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw PriceDataError(file: path, message: "cannot be read (\(error.localizedDescription))")
+        }
+        let parser = JSONParser()
+        switch data.withUnsafeBytes({ bytes in Result { () throws(JSONParseError) in try parser.parse(copying: bytes) } }) {
+        case .success(let root): return (parser, root)
+        case .failure(let error): throw PriceDataError(file: path, message: "is not valid JSON: \(error)")
+        }
+    }
+
+    /// The rows of a LiteLLM-format file whose keys `wanted` accepts (all by default); `sample_spec` and keys
+    /// starting with `_` (comments) are skipped. Each row is read from the parsed document as it is, with no
+    /// value of a field that is not a price made.
+    static func layer(_ name: String, file: String, wanted: (String) -> Bool = { _ in true }) throws(PriceDataError) -> PriceLayer {
+        let (parser, root) = try document(at: file)
+        guard case .object = parser.value(of: root) else { throw PriceDataError(file: file, message: "must hold a JSON object") }
         var rows: [String: ModelPrice] = [:]
         var skipped = 0
-        for (key, value) in try object(at: file) where key != "sample_spec" && !key.hasPrefix("_") {
-            guard let row = value as? [String: Any] else {
+        for (keyBytes, value) in PriceFields(root, parser).entries {
+            let key = String(decoding: keyBytes, as: UTF8.self)
+            guard key != "sample_spec", !key.hasPrefix("_"), wanted(key) else { continue }
+            guard case .object = parser.value(of: value) else {
                 throw PriceDataError(file: file, message: "row '\(key)' must be an object of fields")
             }
             let price: ModelPrice
             do {
-                price = try ModelPrice(key: key, row: row)
+                price = try ModelPrice(key: key, row: value, in: parser)
             } catch {
                 throw PriceDataError(file: file, message: "row '\(key)', field '\(error.field)': expected \(error.expected)")
             }

@@ -1,0 +1,256 @@
+import Foundation
+
+/// Where the reader catalog remembers the last set of descriptor files it found valid, so that the next load of
+/// the very same files by the very same program checks nothing again and decodes a descriptor only when it is used:
+/// a scan of a machine with two tools decodes two descriptors, not forty.
+///
+/// The key is a hash of the program's own file (device, inode, size, modification time: any build or install
+/// changes it), the directories, and every file's name and bytes; one file written, added or removed, or another
+/// program, and the catalog is loaded and checked whole, as without a cache. What is kept per descriptor is what a
+/// scan needs before it decodes anything: its id, name, identity space, derived window and where its sources start
+/// (root templates and the fixed start of their globs, as the descriptor writes them). Nothing read from a tool's
+/// files is kept. A cache that cannot be read or written is no error: the files are then checked whole.
+public struct ReaderCatalogCache: Sendable {
+    public let path: String
+    /// What tells this program apart from every other build of it.
+    let program: String
+
+    static let header = "unprompt-readers-cache 1"
+
+    public init(path: String, program: String) {
+        self.path = path
+        self.program = program
+    }
+
+    /// The cache of the running program, at `path`; nil when the program's file cannot be found.
+    public static func forThisProgram(path: String) -> ReaderCatalogCache? {
+        #if os(Linux)
+            let executable: String? = "/proc/self/exe"
+        #else
+            let executable = Bundle.main.executablePath
+        #endif
+        var info = stat()
+        guard let executable, stat(executable, &info) == 0 else { return nil }
+        #if os(macOS)
+            let modified = (info.st_mtimespec.tv_sec, info.st_mtimespec.tv_nsec)
+        #else
+            let modified = (info.st_mtim.tv_sec, info.st_mtim.tv_nsec)
+        #endif
+        return ReaderCatalogCache(path: path, program: "\(info.st_dev):\(info.st_ino):\(info.st_size):\(modified.0).\(modified.1)")
+    }
+
+    /// `${XDG_CACHE_HOME:-~/.cache}/unprompt/readers.cache` on Linux, `~/Library/Caches/Unprompt/readers.cache` on
+    /// macOS.
+    public static func defaultPath(environment: [String: String], home: String) -> String {
+        #if os(macOS)
+            return home + "/Library/Caches/Unprompt/readers.cache"
+        #else
+            let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.cache"
+            return cache + "/unprompt/readers.cache"
+        #endif
+    }
+
+    /// The key of a listing (nil for a directory that could not be listed) and the files' texts; nil when
+    /// something could not be listed or read, which only a whole load reports.
+    func key(directories: [String], listed: [String?], texts: [String: Result<String, DescriptorError>]) -> String? {
+        var hasher = IdentityHasher()
+        hasher.combine(Self.header)
+        hasher.combine(program)
+        hasher.combine(Int64(directories.count))
+        for directory in directories { hasher.combine(directory) }
+        hasher.combine(Int64(listed.count))
+        for path in listed {
+            guard let path, case .success(let text)? = texts[path] else { return nil }
+            hasher.combine(path)
+            hasher.combine(text)
+        }
+        return hasher.finalize().description
+    }
+
+    /// What was remembered under `key`, one outline per listed file; nil when it was not (or cannot be read).
+    func outlines(key: String, count: Int) -> [Outline]? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        var fields = FieldReader(bytes: Array(data))
+        guard fields.next() == Self.header, fields.next() == key, let stored = fields.integer(), stored == count else { return nil }
+        var outlines: [Outline] = []
+        for _ in 0..<count {
+            guard let outline = Outline(&fields) else { return nil }
+            outlines.append(outline)
+        }
+        return fields.atEnd ? outlines : nil
+    }
+
+    /// Remembers `descriptors`, loaded and checked whole from the files `key` names. Written to a file of its own,
+    /// then moved into place, so a reader never sees half of it; a failure leaves the cache as it was.
+    func remember(_ descriptors: [Descriptor], key: String) {
+        var fields = [Self.header, key, String(descriptors.count)]
+        for descriptor in descriptors { fields += Outline(descriptor).fields }
+        var bytes: [UInt8] = []
+        for field in fields {
+            bytes += Array(String(field.utf8.count).utf8) + [UInt8(ascii: ":")] + Array(field.utf8) + [UInt8(ascii: "\n")]
+        }
+        // The cache's folder, and the one holding it (`~/.cache`), are made when missing; the home is never made.
+        let directory = (path as NSString).deletingLastPathComponent
+        mkdir((directory as NSString).deletingLastPathComponent, 0o755)
+        mkdir(directory, 0o755)
+        let temporary = path + ".\(getpid()).tmp"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else { return }
+        if rename(temporary, path) != 0 { unlink(temporary) }
+    }
+
+    /// A descriptor as the cache keeps it.
+    struct Outline {
+        let id: String
+        let name: String
+        let identitySpace: String
+        let derivedWindow: DerivedWindow?
+        let starts: [SourceStart]
+        /// Each input's format and its sources' fields, as written (`SourceFields`).
+        let inputs: [(format: Format, sources: [SourceFields])]
+
+        init(_ descriptor: Descriptor) {
+            id = descriptor.id
+            name = descriptor.name
+            identitySpace = descriptor.identitySpace
+            derivedWindow = descriptor.derivedWindow
+            starts = descriptor.starts
+            inputs = descriptor.layout.map { ($0.format, $0.sources.map(SourceFields.init)) }
+        }
+
+        init?(_ fields: inout FieldReader) {
+            guard let id = fields.next(), let name = fields.next(), let identitySpace = fields.next(),
+                let minutes = fields.integer(), let endedBy = fields.next(), let startCount = fields.integer()
+            else { return nil }
+            self.id = id
+            self.name = name
+            self.identitySpace = identitySpace
+            derivedWindow = minutes == 0 ? nil : DerivedWindow(minutes: Int64(minutes), endedBy: endedBy.isEmpty ? nil : endedBy)
+            var starts: [SourceStart] = []
+            for _ in 0..<startCount {
+                guard let root = fields.next(), let below = fields.next() else { return nil }
+                starts.append(SourceStart(root: root, below: Self.segments(below)))
+            }
+            self.starts = starts
+            var inputs: [(Format, [SourceFields])] = []
+            guard let inputCount = fields.integer() else { return nil }
+            for _ in 0..<inputCount {
+                guard let format = fields.next().flatMap(Format.init(rawValue:)), let sourceCount = fields.integer() else { return nil }
+                var sources: [SourceFields] = []
+                for _ in 0..<sourceCount {
+                    guard let source = SourceFields(&fields) else { return nil }
+                    sources.append(source)
+                }
+                inputs.append((format, sources))
+            }
+            self.inputs = inputs
+        }
+
+        /// Window lengths start at one minute (`DerivedWindow.minutesRange`), so 0 stands for none; window names are
+        /// never empty, nor are path segments, which hold no `/`.
+        var fields: [String] {
+            var fields = [id, name, identitySpace, String(derivedWindow?.minutes ?? 0), derivedWindow?.endedBy ?? "", String(starts.count)]
+            for start in starts { fields += [start.root, start.below.joined(separator: "/")] }
+            fields.append(String(inputs.count))
+            for input in inputs {
+                fields += [input.format.rawValue, String(input.sources.count)]
+                for source in input.sources { fields += source.fields }
+            }
+            return fields
+        }
+
+        static func segments(_ text: String) -> [String] { text.split(separator: "/").map(String.init) }
+
+        func descriptor(file: String, decode: @escaping @Sendable () -> DescriptorBody.Decoded) -> Descriptor {
+            let inputs = inputs
+            return Descriptor(
+                id: id, name: name, identitySpace: identitySpace, derivedWindow: derivedWindow, file: file, starts: starts,
+                body: DescriptorBody(
+                    layOut: { inputs.map { InputLayout(format: $0.format, sources: $0.sources.map(\.spec)) } }, decode: decode))
+        }
+    }
+
+    /// A source as the cache keeps it: its globs as written, parsed again only for a descriptor that may find files.
+    struct SourceFields: Sendable {
+        let root: String
+        let glob: String
+        let exclude: [String]
+        let maxDepth: Int?
+        let list: (file: [String], paths: String)?
+        let mark: SourceMark
+
+        init(_ spec: SourceSpec) {
+            root = spec.root
+            glob = spec.glob.text
+            exclude = spec.exclude.map(\.text)
+            maxDepth = spec.maxDepth
+            list = spec.list.map { ($0.file, $0.paths.text) }
+            mark = spec.mark
+        }
+
+        init?(_ fields: inout FieldReader) {
+            guard let root = fields.next(), let glob = fields.next(), let excludeCount = fields.integer() else { return nil }
+            var exclude: [String] = []
+            for _ in 0..<excludeCount {
+                guard let text = fields.next() else { return nil }
+                exclude.append(text)
+            }
+            guard let maxDepth = fields.integer(), let listFile = fields.next(), let listPaths = fields.next(), let line = fields.integer(),
+                let column = fields.integer(), let file = fields.next()
+            else { return nil }
+            self.root = root
+            self.glob = glob
+            self.exclude = exclude
+            self.maxDepth = maxDepth == 0 ? nil : maxDepth
+            list = listFile.isEmpty ? nil : (Outline.segments(listFile), listPaths)
+            mark = SourceMark(line: line, column: column, file: file.isEmpty ? nil : file)
+        }
+
+        /// `max_depth` starts at 1, and a list file and a mark's file are never empty: so 0 and "" stand for none.
+        var fields: [String] {
+            let list = [list?.file.joined(separator: "/") ?? "", list?.paths ?? ""]
+            let mark = [String(mark.line), String(mark.column), mark.file ?? ""]
+            return [root, glob, String(exclude.count)] + exclude + [String(maxDepth ?? 0)] + list + mark
+        }
+
+        /// The source, its globs and list path parsed as when the descriptor was checked.
+        var spec: SourceSpec {
+            func parsed<T>(_ result: Result<T, FieldPathError>) -> T {
+                guard case .success(let value) = result else { preconditionFailure("a glob or list path this program found valid") }
+                return value
+            }
+            return SourceSpec(
+                root: root, glob: parsed(Glob.parse(glob)), exclude: exclude.map { parsed(Glob.parse($0)) }, maxDepth: maxDepth,
+                list: list.map { SourceList(file: $0.file, paths: parsed(ListPath.parse($0.paths))) }, mark: mark)
+        }
+    }
+
+    /// Reads the fields the cache is written in: each its length in UTF-8 bytes, `:`, the bytes, and a line break.
+    struct FieldReader {
+        let bytes: [UInt8]
+        var position = 0
+
+        var atEnd: Bool { position == bytes.count }
+
+        mutating func next() -> String? {
+            var length = 0
+            let start = position
+            while position < bytes.count, let digit = bytes[position].wholeNumberValue {
+                guard length < 1 << 24 else { return nil }
+                length = length * 10 + digit
+                position += 1
+            }
+            guard position > start, position < bytes.count, bytes[position] == UInt8(ascii: ":"), position + 1 + length < bytes.count,
+                bytes[position + 1 + length] == UInt8(ascii: "\n")
+            else { return nil }
+            let field = String(validating: bytes[(position + 1)..<(position + 1 + length)], as: UTF8.self)
+            position += length + 2
+            return field
+        }
+
+        mutating func integer() -> Int? { next().flatMap { Int($0) } }
+    }
+}
+
+extension UInt8 {
+    fileprivate var wholeNumberValue: Int? { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) ? Int(self - UInt8(ascii: "0")) : nil }
+}

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A relative path pattern: `*` and `?` within one path segment, `[abc]` character sets, `{a,b}`
 /// alternatives, and `**` as a whole segment for any number of directories (including none). Names are matched
 /// scalar by scalar as the walk spells them (`SystemPath`): a byte of a name that is not UTF-8 is one scalar, so
@@ -30,10 +32,11 @@ public struct Glob: Sendable, CustomStringConvertible {
     }
 
     /// A segment that is a plain name, or `*` and then a plain end (`*.jsonl`): the segments nearly every glob
-    /// ends with, matched by comparing scalars, without the recursion `matchName` needs for the general case.
+    /// ends with, matched by comparing UTF-8 bytes (equal exactly when the scalars are), without the recursion
+    /// `matchName` needs for the general case.
     private enum Shortcut: Sendable {
-        case exactly([Unicode.Scalar])
-        case endsWith([Unicode.Scalar])
+        case exactly([UInt8])
+        case endsWith([UInt8])
 
         init?(_ tokens: [Token]) {
             var rest = tokens[...]
@@ -44,25 +47,34 @@ public struct Glob: Sendable, CustomStringConvertible {
             } else {
                 anyStart = false
             }
-            var literal: [Unicode.Scalar] = []
+            var literal = String.UnicodeScalarView()
             for token in rest {
                 guard case .literal(let c) = token else { return nil }
                 literal.append(c)
             }
-            self = anyStart ? .endsWith(literal) : .exactly(literal)
+            let bytes = Array(String(literal).utf8)
+            self = anyStart ? .endsWith(bytes) : .exactly(bytes)
         }
 
-        func matches(_ name: Substring.UnicodeScalarView) -> Bool {
+        func matches(_ name: Substring.UTF8View) -> Bool {
             switch self {
-            case .exactly(let literal): name.elementsEqual(literal)
-            case .endsWith(let end): name.reversed().starts(with: end.reversed())
+            case .exactly(let literal): name.count == literal.count && Self.same(name, literal)
+            case .endsWith(let end): name.count >= end.count && Self.same(name.suffix(end.count), end)
             }
+        }
+
+        private static func same(_ bytes: Substring.UTF8View, _ literal: [UInt8]) -> Bool {
+            bytes.withContiguousStorageIfAvailable { bytes in
+                literal.withUnsafeBufferPointer { literal in
+                    literal.isEmpty || memcmp(bytes.baseAddress!, literal.baseAddress!, literal.count) == 0
+                }
+            } ?? bytes.elementsEqual(literal)
         }
     }
 
     /// Whether the pattern segment at `index` (its `tokens`) matches one name.
     private func segment(_ index: Int, _ tokens: [Token], matches name: Substring) -> Bool {
-        if let shortcut = shortcuts[index] { return shortcut.matches(name.unicodeScalars) }
+        if let shortcut = shortcuts[index] { return shortcut.matches(name.utf8) }
         return Glob.matchName(tokens[...], name.unicodeScalars)
     }
 

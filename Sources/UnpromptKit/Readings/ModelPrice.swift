@@ -130,7 +130,7 @@ public struct ModelPrice: Sendable, Equatable {
                 name = name.dropLast(found.suffix.count)
             }
             guard let (path, above) = ModelPrice.classField(name) else { continue }
-            let rate = try ModelPrice.rate(parser.value(of: value), field: String(decoding: field, as: UTF8.self))
+            let rate = try ModelPrice.rate(parser.value(of: value)) { String(decoding: field, as: UTF8.self) }
             switch (variant, above) {
             case (nil, nil): base[keyPath: path] = rate
             case (nil, let above?): tiers[above, default: ClassRates()][keyPath: path] = rate
@@ -149,7 +149,7 @@ public struct ModelPrice: Sendable, Equatable {
                 var rates = ClassRates()
                 for (name, value) in tier.entries {
                     guard let (path, above) = ModelPrice.classField(name[...]), above == nil else { continue }
-                    rates[keyPath: path] = try ModelPrice.rate(parser.value(of: value), field: field + "." + String(decoding: name, as: UTF8.self))
+                    rates[keyPath: path] = try ModelPrice.rate(parser.value(of: value)) { field + "." + String(decoding: name, as: UTF8.self) }
                 }
                 if low == 0 {
                     if base.isEmpty { base = rates }
@@ -316,9 +316,10 @@ public struct ModelPrice: Sendable, Equatable {
         return nil
     }
 
-    static func rate(_ value: JSONValue, field: String) throws(PriceRowError) -> Double {
+    /// `field` names the field when the value is no rate (made only then).
+    static func rate(_ value: JSONValue, field: () -> String) throws(PriceRowError) -> Double {
         guard let rate = number(value), rate >= 0, rate.isFinite, rate < 1 else {
-            throw PriceRowError(field: field, expected: "a number of USD per token (at least 0, below 1)")
+            throw PriceRowError(field: field(), expected: "a number of USD per token (at least 0, below 1)")
         }
         return rate
     }
@@ -354,7 +355,13 @@ struct PriceFields {
     init(_ object: JSONRef, _ parser: JSONParser) {
         self.parser = parser
         let all = parser.entriesByBytes(of: object)
-        entries = all.indices.filter { index in !all[..<index].contains { Self.same($0.key, all[index].key) } }.map { all[$0] }
+        var entries: [(key: UnsafeRawBufferPointer, value: JSONRef)] = []
+        entries.reserveCapacity(all.count)
+        written: for (index, entry) in all.enumerated() {
+            for earlier in all[..<index] where Self.same(earlier.key, entry.key) { continue written }
+            entries.append(entry)
+        }
+        self.entries = entries
     }
 
     func contains(_ name: String) -> Bool { self[name] != nil }

@@ -113,15 +113,16 @@ public struct Glob: Sendable, CustomStringConvertible {
         }
         var segments: [Segment] = []
         var offset = 0
-        for part in text.split(separator: "/", omittingEmptySubsequences: false) {
-            let part = String(part)
+        // Split by bytes, with no Foundation search: every scan parses the globs of the descriptors it walks.
+        for bytes in text.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            let part = String(Substring(bytes))
             if part.isEmpty { return .failure(FieldPathError(offset: offset, message: "empty path segment")) }
             if part == "." || part == ".." {
                 return .failure(FieldPathError(offset: offset, message: "'\(part)' is not allowed in a glob"))
             }
             if part == "**" {
                 segments.append(.anyDepth)
-            } else if part.contains("**") {
+            } else if zip(bytes, bytes.dropFirst()).contains(where: { $0 == UInt8(ascii: "*") && $1 == UInt8(ascii: "*") }) {
                 return .failure(FieldPathError(offset: offset, message: "'**' must be a whole path segment"))
             } else {
                 switch parseTokens(Array(part.unicodeScalars), from: 0, inBraces: false) {

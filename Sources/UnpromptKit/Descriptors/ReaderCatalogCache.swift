@@ -24,47 +24,25 @@ public struct ReaderCatalogCache: Sendable {
 
     /// The cache of the running program, at `path`; nil when the program's file cannot be found.
     public static func forThisProgram(path: String) -> ReaderCatalogCache? {
-        #if os(Linux)
-            let executable: String? = "/proc/self/exe"
-        #else
-            let executable = Bundle.main.executablePath
-        #endif
-        var info = stat()
-        guard let executable, stat(executable, &info) == 0 else { return nil }
-        #if os(macOS)
-            let modified = (info.st_mtimespec.tv_sec, info.st_mtimespec.tv_nsec)
-        #else
-            let modified = (info.st_mtim.tv_sec, info.st_mtim.tv_nsec)
-        #endif
-        return ReaderCatalogCache(path: path, program: "\(info.st_dev):\(info.st_ino):\(info.st_size):\(modified.0).\(modified.1)")
+        CacheDirectory.program.map { ReaderCatalogCache(path: path, program: $0) }
     }
 
-    /// `${XDG_CACHE_HOME:-~/.cache}/unprompt/readers.cache` on Linux, `~/Library/Caches/Unprompt/readers.cache` on
-    /// macOS.
+    /// `readers.cache` in the `CacheDirectory`.
     public static func defaultPath(environment: [String: String], home: String) -> String {
-        #if os(macOS)
-            return home + "/Library/Caches/Unprompt/readers.cache"
-        #else
-            let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.cache"
-            return cache + "/unprompt/readers.cache"
-        #endif
+        CacheDirectory.path(environment: environment, home: home) + "/readers.cache"
     }
 
     /// The key of a listing (nil for a directory that could not be listed) and the files' texts; nil when
     /// something could not be listed or read, which only a whole load reports.
     func key(directories: [String], listed: [String?], texts: [String: Result<String, DescriptorError>]) -> String? {
-        var hasher = IdentityHasher()
-        hasher.combine(Self.header)
-        hasher.combine(program)
-        hasher.combine(Int64(directories.count))
-        for directory in directories { hasher.combine(directory) }
-        hasher.combine(Int64(listed.count))
+        var digest = ContentDigest()
+        for part in [Self.header, program, String(directories.count)] + directories + [String(listed.count)] { digest.combine(part) }
         for path in listed {
             guard let path, case .success(let text)? = texts[path] else { return nil }
-            hasher.combine(path)
-            hasher.combine(text)
+            digest.combine(path)
+            digest.combine(text)
         }
-        return hasher.finalize().description
+        return digest.finalize()
     }
 
     /// What was remembered under `key`, one outline per listed file; nil when it was not (or cannot be read).
@@ -80,8 +58,7 @@ public struct ReaderCatalogCache: Sendable {
         return fields.atEnd ? outlines : nil
     }
 
-    /// Remembers `descriptors`, loaded and checked whole from the files `key` names. Written to a file of its own,
-    /// then moved into place, so a reader never sees half of it; a failure leaves the cache as it was.
+    /// Remembers `descriptors`, loaded and checked whole from the files `key` names.
     func remember(_ descriptors: [Descriptor], key: String) {
         var fields = [Self.header, key, String(descriptors.count)]
         for descriptor in descriptors { fields += Outline(descriptor).fields }
@@ -89,13 +66,7 @@ public struct ReaderCatalogCache: Sendable {
         for field in fields {
             bytes += Array(String(field.utf8.count).utf8) + [UInt8(ascii: ":")] + Array(field.utf8) + [UInt8(ascii: "\n")]
         }
-        // The cache's folder, and the one holding it (`~/.cache`), are made when missing; the home is never made.
-        let directory = (path as NSString).deletingLastPathComponent
-        mkdir((directory as NSString).deletingLastPathComponent, 0o755)
-        mkdir(directory, 0o755)
-        let temporary = path + ".\(getpid()).tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else { return }
-        if rename(temporary, path) != 0 { unlink(temporary) }
+        CacheDirectory.write(bytes, to: path)
     }
 
     /// A descriptor as the cache keeps it.

@@ -226,6 +226,12 @@ public struct Glob: Sendable, CustomStringConvertible {
         guard let first = globs.first else { return path.isEmpty }
         switch first {
         case .anyDepth:
+            // `**` and then one file pattern, as nearly every recursive glob ends: only the last name can match
+            // that pattern, so it is the one tried (a walk asks this of every file it finds).
+            if globs.count == 2, case .pattern(let tokens) = globs[globs.startIndex + 1] {
+                guard let last = path.last else { return false }
+                return segment(globs.startIndex + 1, tokens, matches: last)
+            }
             var rest = path
             while true {
                 if match(globs.dropFirst(), rest) { return true }

@@ -122,7 +122,7 @@ public struct Glob: Sendable, CustomStringConvertible {
             }
             if part == "**" {
                 segments.append(.anyDepth)
-            } else if zip(bytes, bytes.dropFirst()).contains(where: { $0 == UInt8(ascii: "*") && $1 == UInt8(ascii: "*") }) {
+            } else if Self.holdsDoubleStar(bytes) {
                 return .failure(FieldPathError(offset: offset, message: "'**' must be a whole path segment"))
             } else {
                 switch parseTokens(Array(part.unicodeScalars), from: 0, inBraces: false) {
@@ -137,6 +137,16 @@ public struct Glob: Sendable, CustomStringConvertible {
             return .failure(FieldPathError(offset: text.count - 2, message: "a glob must end with a file pattern, not '**'"))
         }
         return .success(Glob(text: text, segments: segments))
+    }
+
+    /// Whether a segment holds `**`: a loop over its bytes (a `zip` of them made its generic types at run time).
+    private static func holdsDoubleStar(_ bytes: Substring.UTF8View) -> Bool {
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: "*"), previous == byte { return true }
+            previous = byte
+        }
+        return false
     }
 
     /// The character offset of a `/` between a `{` and the `}` that closes it, if any.

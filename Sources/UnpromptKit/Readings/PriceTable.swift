@@ -177,25 +177,25 @@ public struct PriceTable: Sendable {
         }
     }
 
-    /// The rows of a LiteLLM-format file whose keys `wanted` accepts (all by default).
-    static func layer(_ name: String, file: String, wanted: (String) -> Bool = { _ in true }) throws(PriceDataError) -> PriceLayer {
+    /// The rows of a LiteLLM-format file.
+    static func layer(_ name: String, file: String) throws(PriceDataError) -> PriceLayer {
         let (parser, root) = try document(at: file)
-        let (rows, skipped) = try Self.rows(of: root, parser, file: file, wanted: wanted)
+        let (rows, skipped) = try Self.rows(of: root, parser, file: file)
         return PriceLayer(name: name, rows: rows, skipped: skipped)
     }
 
-    /// The rows of a parsed file whose keys `wanted` accepts, and how many of them price no text model;
-    /// `sample_spec` and keys starting with `_` (comments) are skipped. Each row is read from the document as it
-    /// is, with no value of a field that is not a price made.
-    static func rows(of root: JSONRef, _ parser: JSONParser, file: String, wanted: (String) -> Bool = { _ in true })
-        throws(PriceDataError) -> (rows: [String: ModelPrice], skipped: Int)
+    /// The rows of a parsed file, and how many of them price no text model; `sample_spec` and keys starting with
+    /// `_` (comments) are skipped. Each row is read from the document as it is, with no value of a field that is
+    /// not a price made.
+    static func rows(of root: JSONRef, _ parser: JSONParser, file: String) throws(PriceDataError)
+        -> (rows: [String: ModelPrice], skipped: Int)
     {
         guard case .object = parser.value(of: root) else { throw PriceDataError(file: file, message: "must hold a JSON object") }
         var rows: [String: ModelPrice] = [:]
         var skipped = 0
         for (keyBytes, value) in PriceFields(root, parser).entries {
             let key = String(decoding: keyBytes, as: UTF8.self)
-            guard isRow(key), wanted(key) else { continue }
+            guard isRow(key) else { continue }
             let price = try row(key, value, parser, file: file)
             if price.isPriced { rows[key] = price } else { skipped += 1 }
         }

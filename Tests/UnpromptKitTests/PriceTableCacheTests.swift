@@ -9,7 +9,7 @@ import UnpromptTestSupport
 struct PriceTableCacheTests {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("unprompt-price-cache-\(UUID().uuidString)").path
     var pricing: String { root + "/pricing" }
-    var cache: PriceTableCache { PriceTableCache(path: root + "/cache/unprompt/prices.cache", program: "build-1") }
+    var cache: PriceTableCache { PriceTableCache(CacheFile(path: root + "/cache/unprompt/prices.cache", program: "build-1")) }
 
     init() throws {
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)

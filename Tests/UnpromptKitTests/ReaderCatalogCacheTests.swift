@@ -10,7 +10,7 @@ struct ReaderCatalogCacheTests {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("unprompt-catalog-cache-\(UUID().uuidString)").path
     var readers: String { root + "/readers" }
     var cachePath: String { root + "/cache/unprompt/readers.cache" }
-    func cache(program: String = "build-1") -> ReaderCatalogCache { ReaderCatalogCache(path: cachePath, program: program) }
+    func cache(program: String = "build-1") -> ReaderCatalogCache { ReaderCatalogCache(CacheFile(path: cachePath, program: program)) }
 
     init() throws {
         try FileManager.default.createDirectory(atPath: readers, withIntermediateDirectories: true)
@@ -102,7 +102,7 @@ struct ReaderCatalogCacheTests {
     @Test func aMissingHomeIsNotMade() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let nowhere = root + "/no-home/.cache/unprompt/readers.cache"
-        let catalog = ReaderCatalog(directories: [readers], cache: ReaderCatalogCache(path: nowhere, program: "build-1"))
+        let catalog = ReaderCatalog(directories: [readers], cache: ReaderCatalogCache(CacheFile(path: nowhere, program: "build-1")))
         #expect(catalog.errors.isEmpty && catalog.descriptors.count == 5)
         #expect(!FileManager.default.fileExists(atPath: root + "/no-home"))
     }

@@ -25,11 +25,11 @@ final class SourceDiscoveryTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("{}\n".utf8)))
     }
 
-    /// An input whose sources are the given `{ root, glob, ... }` flow mappings.
-    func input(_ sources: [String]) throws -> Input {
+    /// A descriptor `id` whose one input's sources are the given `{ root, glob, ... }` flow mappings.
+    func descriptor(_ sources: [String], id: String = "t") throws -> Descriptor {
         let text = """
             schema: 1
-            id: t
+            id: \(id)
             name: T
             inputs:
               - format: jsonl
@@ -38,8 +38,11 @@ final class SourceDiscoveryTests: XCTestCase {
                 records:
                   - { name: r, time: ts, tokens: { input: in }, counting: { input_includes_cache: false, output_includes_reasoning: true } }
             """
-        return try DescriptorLoader.load(text: text, file: "t.yaml").inputs[0]
+        return try DescriptorLoader.load(text: text, file: id + ".yaml")
     }
+
+    /// The input of `descriptor(sources)`.
+    func input(_ sources: [String]) throws -> Input { try descriptor(sources).inputs[0] }
 
     func found(_ input: Input, environment: [String: String] = [:], rootOverride: String? = nil) -> [String] {
         let (sources, problems, _) = SourceDiscovery(environment: environment, home: dir + "/home", rootOverride: rootOverride)
@@ -278,22 +281,13 @@ final class SourceDiscoveryTests: XCTestCase {
     /// or one of its list files, exists or cannot be looked at: only where every start is missing do its walks
     /// find nothing and report nothing, so it need not be decoded.
     func testADescriptorMayFindSomethingOnlyWhereAStartExists() throws {
-        let text = """
-            schema: 1
-            id: t
-            name: T
-            inputs:
-              - format: jsonl
-                sources:
-                  - { root: "${T_HOME:-\(dir)/t}", glob: "projects/*/*.jsonl" }
-                  - { root: "\(dir)/l", list: { file: list.json, paths: 'dirs[]' }, glob: "*.jsonl" }
-                records:
-                  - { name: r, time: ts, tokens: { input: in }, counting: { input_includes_cache: false, output_includes_reasoning: true } }
-            """
-        let descriptor = try DescriptorLoader.load(text: text, file: "t.yaml")
-        XCTAssertEqual(descriptor.starts, [SourceStart(root: "${T_HOME:-\(dir)/t}", below: ["projects"]), SourceStart(root: "\(dir)/l", below: ["list.json"])])
+        let tool = try descriptor([
+            #"{ root: "${T_HOME:-\#(dir)/t}", glob: "projects/*/*.jsonl" }"#,
+            #"{ root: "\#(dir)/l", list: { file: list.json, paths: 'dirs[]' }, glob: "*.jsonl" }"#,
+        ])
+        XCTAssertEqual(tool.starts, [SourceStart(root: "${T_HOME:-\(dir)/t}", below: ["projects"]), SourceStart(root: "\(dir)/l", below: ["list.json"])])
         func mayFind(_ environment: [String: String] = [:], rootOverride: String? = nil) -> Bool {
-            SourceDiscovery(environment: environment, home: dir, rootOverride: rootOverride).mayFind(descriptor)
+            SourceDiscovery(environment: environment, home: dir, rootOverride: rootOverride).mayFind(tool)
         }
         XCTAssertFalse(mayFind())
         try FileManager.default.createDirectory(atPath: dir + "/t", withIntermediateDirectories: true)
@@ -314,16 +308,7 @@ final class SourceDiscoveryTests: XCTestCase {
     func testAScanDecodesADescriptorOnlyForAFileThatChanged() throws {
         let decoded = Locked<[String]>([])
         func lazy(_ id: String, root: String) throws -> Descriptor {
-            let whole = try DescriptorLoader.load(text: """
-                schema: 1
-                id: \(id)
-                name: T
-                inputs:
-                  - format: jsonl
-                    sources: [{ root: "\(root)", glob: "*.jsonl" }]
-                    records:
-                      - { name: r, time: ts, tokens: { input: in }, counting: { input_includes_cache: false, output_includes_reasoning: true } }
-                """, file: id + ".yaml")
+            let whole = try descriptor([#"{ root: "\#(root)", glob: "*.jsonl" }"#], id: id)
             return Descriptor(
                 id: id, name: id, identitySpace: id, derivedWindow: nil, file: id + ".yaml", starts: whole.starts,
                 body: DescriptorBody(

@@ -11,20 +11,12 @@ import Foundation
 /// (root templates and the fixed start of their globs, as the descriptor writes them). Nothing read from a tool's
 /// files is kept. A cache that cannot be read or written is no error: the files are then checked whole.
 public struct ReaderCatalogCache: Sendable {
-    public let path: String
-    /// What tells this program apart from every other build of it.
-    let program: String
+    public let file: CacheFile
 
     static let header = "unprompt-readers-cache 1"
 
-    public init(path: String, program: String) {
-        self.path = path
-        self.program = program
-    }
-
-    /// The cache of the running program, at `path`; nil when the program's file cannot be found.
-    public static func forThisProgram(path: String) -> ReaderCatalogCache? {
-        CacheDirectory.program.map { ReaderCatalogCache(path: path, program: $0) }
+    public init(_ file: CacheFile) {
+        self.file = file
     }
 
     /// `readers.cache` in the `CacheDirectory`.
@@ -36,7 +28,7 @@ public struct ReaderCatalogCache: Sendable {
     /// something could not be listed or read, which only a whole load reports.
     func key(directories: [String], listed: [String?], texts: [String: Result<String, DescriptorError>]) -> String? {
         var digest = ContentDigest()
-        for part in [Self.header, program, String(directories.count)] + directories + [String(listed.count)] { digest.combine(part) }
+        for part in [Self.header, file.program, String(directories.count)] + directories + [String(listed.count)] { digest.combine(part) }
         for path in listed {
             guard let path, case .success(let text)? = texts[path] else { return nil }
             digest.combine(path)
@@ -47,7 +39,7 @@ public struct ReaderCatalogCache: Sendable {
 
     /// What was remembered under `key`, one outline per listed file; nil when it was not (or cannot be read).
     func outlines(key: String, count: Int) -> [Outline]? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let data = file.read() else { return nil }
         var fields = FieldReader(bytes: Array(data))
         guard fields.next() == Self.header, fields.next() == key, let stored = fields.integer(), stored == count else { return nil }
         var outlines: [Outline] = []
@@ -66,7 +58,7 @@ public struct ReaderCatalogCache: Sendable {
         for field in fields {
             bytes += Array(String(field.utf8.count).utf8) + [UInt8(ascii: ":")] + Array(field.utf8) + [UInt8(ascii: "\n")]
         }
-        CacheDirectory.write(bytes, to: path)
+        file.write(bytes)
     }
 
     /// A descriptor as the cache keeps it.

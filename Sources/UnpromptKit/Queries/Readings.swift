@@ -53,7 +53,8 @@ public struct Readings: Sendable {
             } else {
                 table = try PriceTable.load(
                     directory: pricing, override: location.overridePath,
-                    cache: location.cacheDirectory.flatMap(PriceTableCache.forThisProgram(directory:)))
+                    cache: location.cacheDirectory.flatMap { CacheFile.forThisProgram(path: $0 + "/prices.cache") }
+                        .map(PriceTableCache.init))
             }
             let method = try WaterMethod.load(path: water + "/" + waterFile)
             return Readings(

@@ -31,10 +31,30 @@ package enum CacheDirectory {
         return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(modified.0).\(modified.1)"
     }()
 
-    /// Writes `bytes` to `path` through a file of its own moved into place, so a reader never sees half of it. The
-    /// cache's folder, and the one holding it (`~/.cache`), are made when missing; the home is never made. A failure
-    /// leaves what was there.
-    package static func write(_ bytes: [UInt8], to path: String) {
+}
+
+/// One file of the `CacheDirectory`, as one build of the program keeps it: what it remembers holds for that build only.
+public struct CacheFile: Sendable {
+    public let path: String
+    /// What tells the program that keeps it apart from every other build (`CacheDirectory.program`).
+    public let program: String
+
+    public init(path: String, program: String) {
+        self.path = path
+        self.program = program
+    }
+
+    /// The file at `path` of the running program; nil when the program's own file cannot be found.
+    public static func forThisProgram(path: String) -> CacheFile? {
+        CacheDirectory.program.map { CacheFile(path: path, program: $0) }
+    }
+
+    func read() -> Data? { FileManager.default.contents(atPath: path) }
+
+    /// Writes `bytes` through a file of its own moved into place, so a reader never sees half of it. The cache's
+    /// folder, and the one holding it (`~/.cache`), are made when missing; the home is never made. A failure leaves
+    /// what was there.
+    func write(_ bytes: [UInt8]) {
         let directory = (path as NSString).deletingLastPathComponent
         mkdir((directory as NSString).deletingLastPathComponent, 0o755)
         mkdir(directory, 0o755)

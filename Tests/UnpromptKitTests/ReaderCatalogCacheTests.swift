@@ -32,7 +32,7 @@ struct ReaderCatalogCacheTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let first = ReaderCatalog(directories: [readers], cache: cache())
         #expect(first.errors.isEmpty)
-        #expect(FileManager.default.fileExists(atPath: cachePath))
+        #expect(try !String(contentsOfFile: cachePath, encoding: .utf8).contains(readers), "no path is kept")
         try tamper("Codex CLI", with: "Codex, as remembered")
         #expect(ReaderCatalog(directories: [readers], cache: cache()).descriptors.map(\.name).contains("Codex, as remembered"))
         // Another build of the program checks the files again, and so does a change of one byte of one file.
@@ -68,6 +68,34 @@ struct ReaderCatalogCacheTests {
         // claude-code's derived window, and a source list's file (crush), are kept as they are.
         #expect(cached.descriptors.first { $0.id == "claude-code" }?.derivedWindow?.minutes == 300)
         #expect(cached.descriptors.first { $0.id == "crush" }?.starts.contains { $0.below == ["projects.json"] } == true)
+    }
+
+    /// A source written in another descriptor's block keeps its mark there; the cache names that file by its place in
+    /// the listing, not by its path.
+    @Test func aMarkInAnotherDescriptorsBlockIsKeptWithoutItsPath() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let other = """
+            schema: 1
+            id: other
+            name: Other
+            blocks:
+              where:
+                sources: [{ root: "~/.other", glob: "*.jsonl" }]
+            inputs:
+              - format: jsonl
+                use: where
+                records:
+                  - { name: r, time: ts, tokens: { input: in }, counting: { input_includes_cache: false, output_includes_reasoning: true } }
+            """
+        try other.write(toFile: readers + "/other.yaml", atomically: true, encoding: .utf8)
+        try other.replacingOccurrences(of: "id: other", with: "id: user").replacingOccurrences(of: "use: where", with: "use: other.where")
+            .write(toFile: readers + "/user.yaml", atomically: true, encoding: .utf8)
+        let whole = ReaderCatalog(directories: [readers], cache: cache())
+        let mark = whole.descriptors.first { $0.id == "user" }?.layout.first?.sources.first?.mark
+        #expect(mark?.file == readers + "/other.yaml" && mark?.line == 6)
+        #expect(try !String(contentsOfFile: cachePath, encoding: .utf8).contains(readers))
+        let cached = ReaderCatalog(directories: [readers], cache: cache())
+        #expect(cached.descriptors.first { $0.id == "user" }?.layout.first?.sources.first?.mark == mark)
     }
 
     /// A descriptor made invalid after the catalog was remembered stops the load with its error, as it would

@@ -28,7 +28,8 @@ public struct ReaderCatalog: Sendable {
             uniquingKeysWith: { first, _ in first })
         let files = DescriptorFiles { path throws(DescriptorError) in try texts[path]?.get() }
         let key = cache.flatMap { $0.key(directories: directories, listed: listed.map(\.path), texts: texts) }
-        if let cache, let key, let outlines = cache.outlines(key: key, count: listed.count) {
+        let listedFiles = listed.compactMap(\.path)
+        if let cache, let key, let outlines = cache.outlines(key: key, files: listedFiles) {
             descriptors = zip(listed, outlines).map { entry, outline in
                 let (directory, path) = (entry.directory, entry.path ?? "")
                 let text = (try? texts[path]?.get()) ?? ""
@@ -83,6 +84,6 @@ public struct ReaderCatalog: Sendable {
                 errors.append(error)
             }
         }
-        if let cache, let key, errors.isEmpty { cache.remember(descriptors, key: key) }
+        if let cache, let key, errors.isEmpty { cache.remember(descriptors, key: key, files: listedFiles) }
     }
 }

@@ -37,23 +37,28 @@ public struct ReaderCatalogCache: Sendable {
         return digest.finalize()
     }
 
-    /// What was remembered under `key`, one outline per listed file; nil when it was not (or cannot be read).
-    func outlines(key: String, count: Int) -> [Outline]? {
+    /// What was remembered under `key`, one outline per listed file (`files`, by path); nil when it was not (or
+    /// cannot be read).
+    func outlines(key: String, files: [String]) -> [Outline]? {
         guard let data = file.read() else { return nil }
-        var fields = FieldReader(bytes: Array(data))
-        guard fields.next() == Self.header, fields.next() == key, let stored = fields.integer(), stored == count else { return nil }
+        var fields = FieldReader(bytes: Array(data), files: files)
+        guard fields.next() == Self.header, fields.next() == key, let stored = fields.integer(), stored == files.count else { return nil }
         var outlines: [Outline] = []
-        for _ in 0..<count {
+        for _ in files {
             guard let outline = Outline(&fields) else { return nil }
             outlines.append(outline)
         }
         return fields.atEnd ? outlines : nil
     }
 
-    /// Remembers `descriptors`, loaded and checked whole from the files `key` names.
-    func remember(_ descriptors: [Descriptor], key: String) {
+    /// Remembers `descriptors`, loaded and checked whole from `files`, which `key` names. A mark naming another
+    /// descriptor's file (a block it declares) is kept as that file's place in `files`: the cache holds no path.
+    func remember(_ descriptors: [Descriptor], key: String, files: [String]) {
         var fields = [Self.header, key, String(descriptors.count)]
-        for descriptor in descriptors { fields += Outline(descriptor).fields }
+        for descriptor in descriptors {
+            guard let outline = Outline(descriptor).fields(files: files) else { return }
+            fields += outline
+        }
         var bytes: [UInt8] = []
         for field in fields {
             bytes += Array(String(field.utf8.count).utf8) + [UInt8(ascii: ":")] + Array(field.utf8) + [UInt8(ascii: "\n")]
@@ -109,14 +114,17 @@ public struct ReaderCatalogCache: Sendable {
         }
 
         /// Window lengths start at one minute (`DerivedWindow.minutesRange`), so 0 stands for none; window names are
-        /// never empty, nor are path segments, which hold no `/`.
-        var fields: [String] {
+        /// never empty, nor are path segments, which hold no `/`. Nil when a mark names a file not in `files`.
+        func fields(files: [String]) -> [String]? {
             var fields = [id, name, identitySpace, String(derivedWindow?.minutes ?? 0), derivedWindow?.endedBy ?? "", String(starts.count)]
             for start in starts { fields += [start.root, start.below.joined(separator: "/")] }
             fields.append(String(inputs.count))
             for input in inputs {
                 fields += [input.format.rawValue, String(input.sources.count)]
-                for source in input.sources { fields += source.fields }
+                for source in input.sources {
+                    guard let source = source.fields(files: files) else { return nil }
+                    fields += source
+                }
             }
             return fields
         }
@@ -158,21 +166,27 @@ public struct ReaderCatalogCache: Sendable {
                 exclude.append(text)
             }
             guard let maxDepth = fields.integer(), let listFile = fields.next(), let listPaths = fields.next(), let line = fields.integer(),
-                let column = fields.integer(), let file = fields.next()
+                let column = fields.integer(), let file = fields.integer(), (-1..<fields.files.count).contains(file)
             else { return nil }
             self.root = root
             self.glob = glob
             self.exclude = exclude
             self.maxDepth = maxDepth == 0 ? nil : maxDepth
             list = listFile.isEmpty ? nil : (Outline.segments(listFile), listPaths)
-            mark = SourceMark(line: line, column: column, file: file.isEmpty ? nil : file)
+            mark = SourceMark(line: line, column: column, file: file < 0 ? nil : fields.files[file])
         }
 
-        /// `max_depth` starts at 1, and a list file and a mark's file are never empty: so 0 and "" stand for none.
-        var fields: [String] {
+        /// `max_depth` starts at 1 and a list file is never empty, so 0 and "" stand for none; a mark's file is its
+        /// place in `files` (-1: the descriptor's own). Nil when it is not there.
+        func fields(files: [String]) -> [String]? {
+            var file = -1
+            if let path = mark.file {
+                guard let place = files.firstIndex(of: path) else { return nil }
+                file = place
+            }
             let list = [list?.file.joined(separator: "/") ?? "", list?.paths ?? ""]
-            let mark = [String(mark.line), String(mark.column), mark.file ?? ""]
-            return [root, glob, String(exclude.count)] + exclude + [String(maxDepth ?? 0)] + list + mark
+            return [root, glob, String(exclude.count)] + exclude + [String(maxDepth ?? 0)] + list
+                + [String(mark.line), String(mark.column), String(file)]
         }
 
         /// The source, its globs and list path parsed as when the descriptor was checked.
@@ -190,6 +204,8 @@ public struct ReaderCatalogCache: Sendable {
     /// Reads the fields the cache is written in: each its length in UTF-8 bytes, `:`, the bytes, and a line break.
     struct FieldReader {
         let bytes: [UInt8]
+        /// The listed files, which marks name by their place.
+        let files: [String]
         var position = 0
 
         var atEnd: Bool { position == bytes.count }

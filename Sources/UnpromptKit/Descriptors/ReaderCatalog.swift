@@ -28,16 +28,21 @@ public struct ReaderCatalog: Sendable {
             uniquingKeysWith: { first, _ in first })
         let files = DescriptorFiles { path throws(DescriptorError) in try texts[path]?.get() }
         let key = cache.flatMap { $0.key(directories: directories, listed: listed.map(\.path), texts: texts) }
-        let listedFiles = listed.compactMap(\.path)
-        if let cache, let key, let outlines = cache.outlines(key: key, files: listedFiles) {
-            descriptors = zip(listed, outlines).map { entry, outline in
-                let (directory, path) = (entry.directory, entry.path ?? "")
-                let text = (try? texts[path]?.get()) ?? ""
-                let name = String(path.dropFirst(directory.count + 1).dropLast(".yaml".count))
-                return outline.descriptor(file: path) {
+        let paths = listed.compactMap { entry in entry.path.map { (directory: entry.directory, path: $0) } }
+        // A descriptor file decoded whole from the text read above, its blocks found as the catalog finds them.
+        @Sendable func load(_ directory: String, _ path: String) throws(DescriptorError) -> Descriptor {
+            let name = String(path.dropFirst(directory.count + 1).dropLast(".yaml".count))
+            guard let text = try files.text(path) else {
+                throw DescriptorError(file: path, mark: SourceMark(line: 1, column: 1), message: "no such file")
+            }
+            return try DescriptorLoader.load(
+                text: text, file: path, expectedID: name, directories: [directory] + directories, log: nil, files: files)
+        }
+        if let cache, let key, let outlines = cache.outlines(key: key, files: paths.map(\.path)) {
+            descriptors = zip(paths, outlines).map { file, outline in
+                outline.descriptor(file: file.path) {
                     do {
-                        let whole = try DescriptorLoader.load(
-                            text: text, file: path, expectedID: name, directories: [directory] + directories, log: nil, files: files)
+                        let whole = try load(file.directory, file.path)
                         return DescriptorBody.Decoded(inputs: whole.inputs, statusLine: whole.statusLine)
                     } catch {
                         // The same program decoded the same bytes without an error before.
@@ -49,21 +54,10 @@ public struct ReaderCatalog: Sendable {
         }
         // Loaded on every core (each load is independent, and start-up pays for all of them), and the results
         // taken in the listed order, so ids and errors never depend on timing.
-        let paths = listed.compactMap { entry in entry.path.map { (entry.directory, $0) } }
         let loaded = Locked([Result<Descriptor, DescriptorError>]())
         OrderedWorkPool.run(
             count: paths.count, threads: ProcessInfo.processInfo.activeProcessorCount, workerState: {},
-            job: { _, index in
-                let (directory, path) = paths[index]
-                return Result { () throws(DescriptorError) in
-                    let name = String(path.dropFirst(directory.count + 1).dropLast(".yaml".count))
-                    guard let text = try files.text(path) else {
-                        throw DescriptorError(file: path, mark: SourceMark(line: 1, column: 1), message: "no such file")
-                    }
-                    return try DescriptorLoader.load(
-                        text: text, file: path, expectedID: name, directories: [directory] + directories, log: nil, files: files)
-                }
-            },
+            job: { _, index in Result { () throws(DescriptorError) in try load(paths[index].directory, paths[index].path) } },
             inOrder: { result in loaded.withLock { $0.append(result) } })
         var results = loaded.withLock { $0 }.makeIterator()
         var seen: [String: String] = [:]
@@ -84,6 +78,6 @@ public struct ReaderCatalog: Sendable {
                 errors.append(error)
             }
         }
-        if let cache, let key, errors.isEmpty { cache.remember(descriptors, key: key, files: listedFiles) }
+        if let cache, let key, errors.isEmpty { cache.remember(descriptors, key: key, files: paths.map(\.path)) }
     }
 }

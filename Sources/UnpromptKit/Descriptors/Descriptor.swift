@@ -95,21 +95,19 @@ final class DescriptorBody: Sendable {
 
     private let value: Locked<Decoded?>
     private let decode: @Sendable () -> Decoded
-    private let laidOut: Locked<[InputLayout]?>
-    private let layOut: (@Sendable () -> [InputLayout])?
+    private let laidOut = Locked<[InputLayout]?>(nil)
+    private let layOut: @Sendable () -> [InputLayout]
 
     init(_ decoded: Decoded) {
         value = Locked(decoded)
         decode = { decoded }
-        laidOut = Locked(decoded.inputs.map(InputLayout.init))
-        layOut = nil
+        layOut = { decoded.inputs.map(InputLayout.init) }
     }
 
     /// `layOut` makes the layout without decoding the inputs.
     init(layOut: @escaping @Sendable () -> [InputLayout], decode: @escaping @Sendable () -> Decoded) {
         value = Locked(nil)
         self.decode = decode
-        laidOut = Locked(nil)
         self.layOut = layOut
     }
 
@@ -124,7 +122,7 @@ final class DescriptorBody: Sendable {
 
     var layout: [InputLayout] {
         if let known = laidOut.withLock({ $0 }) { return known }
-        let layout = layOut?() ?? decoded.inputs.map(InputLayout.init)
+        let layout = layOut()
         laidOut.withLock { $0 = layout }
         return layout
     }

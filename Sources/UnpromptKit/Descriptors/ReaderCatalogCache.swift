@@ -1,14 +1,15 @@
 import Foundation
 
 /// Where the reader catalog remembers the last set of descriptor files it found valid, so that the next load of
-/// the very same files by the very same program checks nothing again and decodes a descriptor only when it is used:
-/// a scan of a machine with two tools decodes two descriptors, not forty.
+/// the very same files by the very same program checks nothing again, and a scan decodes a descriptor's rules only
+/// for a file of it that changed: a rescan with nothing new decodes none of forty.
 ///
-/// The key is a hash of the program's own file (device, inode, size, modification time: any build or install
+/// The key is a digest of the program's own file (device, inode, size, modification time: any build or install
 /// changes it), the directories, and every file's name and bytes; one file written, added or removed, or another
 /// program, and the catalog is loaded and checked whole, as without a cache. What is kept per descriptor is what a
-/// scan needs before it decodes anything: its id, name, identity space, derived window and where its sources start
-/// (root templates and the fixed start of their globs, as the descriptor writes them). Nothing read from a tool's
+/// scan needs before it decodes the rest: its id, name, identity space, derived window, where its sources start, and
+/// its inputs' formats and sources (root templates, globs, list files, marks) as the descriptor writes them; no path
+/// (a mark in another descriptor's file names that file by its place in the listing). Nothing read from a tool's
 /// files is kept. A cache that cannot be read or written is no error: the files are then checked whole.
 public struct ReaderCatalogCache: Sendable {
     public let file: CacheFile

@@ -12,6 +12,8 @@ final class PriceRows: Sendable {
         let root: JSONRef
         /// Rows read so far, by key; nil for a key that names no priced row.
         var read: [String: ModelPrice?] = [:]
+        /// Every row, once asked for.
+        var all: (rows: [String: ModelPrice], skipped: Int)?
     }
 
     init(file: String, parser: sending JSONParser, root: JSONRef) {
@@ -38,7 +40,10 @@ final class PriceRows: Sendable {
     var all: (rows: [String: ModelPrice], skipped: Int) {
         let file = file
         return document.withLock { document in
-            Self.checked { () throws(PriceDataError) in try PriceTable.rows(of: document.root, document.parser, file: file) }
+            if let all = document.all { return all }
+            let all = Self.checked { () throws(PriceDataError) in try PriceTable.rows(of: document.root, document.parser, file: file) }
+            document.all = all
+            return all
         }
     }
 

@@ -254,7 +254,9 @@ struct Table {
     static func trimmed(_ spans: [Span]) -> [Span] {
         var spans = spans
         while let last = spans.last, last.style == nil {
-            let text = String(last.text.reversed().drop { $0 == " " }.reversed())
+            // Cut at the last character that is no space (reversed collections made their types at run time).
+            let end = last.text.lastIndex { $0 != " " }.map(last.text.index(after:)) ?? last.text.startIndex
+            let text = String(last.text[..<end])
             if text.isEmpty {
                 spans.removeLast()
                 continue

@@ -24,7 +24,8 @@ func main() -> ExitCode {
         if command.readsDescriptors(arguments) {
             let directories = ReaderLocation.directories(flag: arguments.single(Option.readersDir.name), environment: environment)
             if directories.isEmpty { throw UsageError("no readers directory found; give --readers-dir DIR") }
-            catalog = ReaderCatalog(directories: directories)
+            let cache = ReaderCatalogCache.defaultPath(environment: environment, home: HomeDirectory.path(environment))
+            catalog = ReaderCatalog(directories: directories, cache: CacheFile.forThisProgram(path: cache).map(ReaderCatalogCache.init))
             // `readers list` lists what loaded and names the rest itself.
             if command.words != ["readers", "list"], !catalog.errors.isEmpty {
                 for error in catalog.errors { printError(error.description) }

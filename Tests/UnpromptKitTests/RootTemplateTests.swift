@@ -56,6 +56,8 @@ final class RootTemplateTests: XCTestCase {
         XCTAssertEqual(expand("${C}", ["C": " /a , ~/b ,~, ,"]), ["/a", "/home/u/b", "/home/u"])
         XCTAssertEqual(expand("/x,/y"), ["/x", "/y"])
         XCTAssertEqual(expand("${C}/projects", ["C": "/a,/b"]), ["/a", "/b/projects"], "commas split after expansion")
+        XCTAssertEqual(expand("${C}", ["C": "\u{3000}/a\u{A0},\t/b\u{2003}"]), ["/a", "/b"], "tabs and every space separator")
+        XCTAssertEqual(expand("${C}", ["C": "\n/a"]), ["\n/a"], "not line breaks")
     }
 
     func testSeveralVariables() {

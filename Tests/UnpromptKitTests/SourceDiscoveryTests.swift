@@ -25,11 +25,11 @@ final class SourceDiscoveryTests: XCTestCase {
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data("{}\n".utf8)))
     }
 
-    /// An input whose sources are the given `{ root, glob, ... }` flow mappings.
-    func input(_ sources: [String]) throws -> Input {
+    /// A descriptor `id` whose one input's sources are the given `{ root, glob, ... }` flow mappings.
+    func descriptor(_ sources: [String], id: String = "t") throws -> Descriptor {
         let text = """
             schema: 1
-            id: t
+            id: \(id)
             name: T
             inputs:
               - format: jsonl
@@ -38,12 +38,15 @@ final class SourceDiscoveryTests: XCTestCase {
                 records:
                   - { name: r, time: ts, tokens: { input: in }, counting: { input_includes_cache: false, output_includes_reasoning: true } }
             """
-        return try DescriptorLoader.load(text: text, file: "t.yaml").inputs[0]
+        return try DescriptorLoader.load(text: text, file: id + ".yaml")
     }
+
+    /// The input of `descriptor(sources)`.
+    func input(_ sources: [String]) throws -> Input { try descriptor(sources).inputs[0] }
 
     func found(_ input: Input, environment: [String: String] = [:], rootOverride: String? = nil) -> [String] {
         let (sources, problems, _) = SourceDiscovery(environment: environment, home: dir + "/home", rootOverride: rootOverride)
-            .sources(for: input)
+            .sources(for: input.sources)
         XCTAssertEqual(problems, [])
         return sources.map { String($0.path.dropFirst(dir.count + 1)) }
     }
@@ -67,9 +70,9 @@ final class SourceDiscoveryTests: XCTestCase {
         touch("home/.claude/projects/p/a.jsonl")
         try FileManager.default.createSymbolicLink(atPath: dir + "/link", withDestinationPath: dir + "/home")
         let i = try input([#"{ root: "~/.claude", glob: "projects/**/*.jsonl" }"#])
-        let canonical = SourceDiscovery(environment: [:], home: dir + "/home").sources(for: i).sources.map(\.path)
+        let canonical = SourceDiscovery(environment: [:], home: dir + "/home").sources(for: i.sources).sources.map(\.path)
         for spelling in [dir + "/link/.claude", dir + "/home/.claude/", dir + "/home/../home/.claude"] {
-            let found = SourceDiscovery(environment: [:], home: dir + "/home", rootOverride: spelling).sources(for: i)
+            let found = SourceDiscovery(environment: [:], home: dir + "/home", rootOverride: spelling).sources(for: i.sources)
             XCTAssertEqual(found.sources.map(\.path), canonical, spelling)
         }
         XCTAssertEqual(canonical.count, 1)
@@ -100,7 +103,7 @@ final class SourceDiscoveryTests: XCTestCase {
     func testSizesAndInodes() throws {
         touch("home/x/a.jsonl")
         let i = try input([#"{ root: "~/x", glob: "*.jsonl" }"#])
-        let (sources, _, _) = SourceDiscovery(environment: [:], home: dir + "/home").sources(for: i)
+        let (sources, _, _) = SourceDiscovery(environment: [:], home: dir + "/home").sources(for: i.sources)
         XCTAssertEqual(sources.count, 1)
         XCTAssertEqual(sources.first?.size, 3)
         var info = stat()
@@ -253,7 +256,7 @@ final class SourceDiscoveryTests: XCTestCase {
             #"{ root: "\#(dir)/CANARY-l", list: { file: projects.json, paths: 'projects[].data_dir' }, glob: crush.db }"#
         ])
         func problems() -> [String] {
-            let (sources, problems, _) = SourceDiscovery(environment: [:], home: dir).sources(for: i)
+            let (sources, problems, _) = SourceDiscovery(environment: [:], home: dir).sources(for: i.sources)
             XCTAssertEqual(sources.count, 0)
             return problems.map(\.reason)
         }
@@ -272,5 +275,56 @@ final class SourceDiscoveryTests: XCTestCase {
     func testMissingRootIsNotAProblem() throws {
         let i = try input([#"{ root: "/nonexistent/root", glob: "projects/**/*.jsonl" }"#])
         XCTAssertEqual(found(i), [])
+    }
+
+    /// A descriptor may find something when the start of one of its walks (its root and the glob's fixed prefix),
+    /// or one of its list files, exists or cannot be looked at: only where every start is missing do its walks
+    /// find nothing and report nothing, so it need not be decoded.
+    func testADescriptorMayFindSomethingOnlyWhereAStartExists() throws {
+        let tool = try descriptor([
+            #"{ root: "${T_HOME:-\#(dir)/t}", glob: "projects/*/*.jsonl" }"#,
+            #"{ root: "\#(dir)/l", list: { file: list.json, paths: 'dirs[]' }, glob: "*.jsonl" }"#,
+        ])
+        XCTAssertEqual(tool.starts, [SourceStart(root: "${T_HOME:-\(dir)/t}", below: ["projects"]), SourceStart(root: "\(dir)/l", below: ["list.json"])])
+        func mayFind(_ environment: [String: String] = [:], rootOverride: String? = nil) -> Bool {
+            SourceDiscovery(environment: environment, home: dir, rootOverride: rootOverride).mayFind(tool)
+        }
+        XCTAssertFalse(mayFind())
+        try FileManager.default.createDirectory(atPath: dir + "/t", withIntermediateDirectories: true)
+        touch("l/other.json")
+        XCTAssertFalse(mayFind(), "roots without the walks' starts")
+        XCTAssertTrue(mayFind(rootOverride: dir + "/elsewhere"))
+        touch("t/projects")
+        XCTAssertTrue(mayFind(), "a start that is no directory: looked at by the walk")
+        XCTAssertFalse(mayFind(["T_HOME": dir + "/u"]))
+        touch("u/projects/p/a.jsonl")
+        XCTAssertTrue(mayFind(["T_HOME": dir + "/u"]))
+        touch("l/list.json")
+        XCTAssertTrue(mayFind(["T_HOME": dir + "/v"]))
+    }
+
+    /// A scan decodes no descriptor that can find nothing here, and of one whose files have nothing new only its
+    /// layout: its rules are decoded for a file that changed.
+    func testAScanDecodesADescriptorOnlyForAFileThatChanged() throws {
+        let decoded = Locked<[String]>([])
+        func lazy(_ id: String, root: String) throws -> Descriptor {
+            let whole = try descriptor([#"{ root: "\#(root)", glob: "*.jsonl" }"#], id: id)
+            return Descriptor(
+                id: id, name: id, identitySpace: id, derivedWindow: nil, file: id + ".yaml", starts: whole.starts,
+                body: DescriptorBody(
+                    layOut: { whole.layout },
+                    decode: {
+                        decoded.withLock { $0.append(id) }
+                        return DescriptorBody.Decoded(inputs: whole.inputs, statusLine: nil)
+                    }))
+        }
+        let store = try UsageStore(path: dir + "/usage.sqlite")
+        touch("here/a.jsonl")
+        let scanner = Scanner(store: store, discovery: SourceDiscovery(environment: [:], home: dir))
+        XCTAssertEqual(try scanner.scan([try lazy("absent", root: dir + "/nowhere"), try lazy("present", root: dir + "/here")]).read, 1)
+        XCTAssertEqual(decoded.withLock { $0 }, ["present"])
+        let again = try scanner.scan([try lazy("absent", root: dir + "/nowhere"), try lazy("present", root: dir + "/here")])
+        XCTAssertEqual([again.sources, again.unchanged], [1, 1])
+        XCTAssertEqual(decoded.withLock { $0 }, ["present"], "nothing new: the rules are not decoded")
     }
 }

@@ -39,6 +39,33 @@ final class UsageStoreTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
     }
 
+    /// The rows `problems()` counts are found through an index that holds only them, so a sound store's check
+    /// reads no row; a store without the index (written by an older version) gets it at its next writable open.
+    func testImplausibleRowsAreCountedThroughTheirIndex() throws {
+        let path = dir + "/u.sqlite"
+        _ = try UsageStore(path: path)
+        func plan() throws -> String {
+            try Database(path: path, options: [.readOnly]).prepare(
+                "EXPLAIN QUERY PLAN SELECT count(*) FROM buckets WHERE \(UsageStore.implausibleBucket)"
+            ).rows().compactMap { $0.text(3) }.joined(separator: "; ")
+        }
+        XCTAssertTrue(try plan().contains("USING INDEX buckets_implausible"))
+        try Database(path: path, options: [.readWrite]).execute("DROP INDEX buckets_implausible")
+        XCTAssertFalse(try plan().contains("buckets_implausible"))
+        let store = try UsageStore(path: path)
+        XCTAssertTrue(try plan().contains("USING INDEX buckets_implausible"))
+        XCTAssertEqual(try store.problems(), [])
+        try Database(path: path, options: [.readWrite]).execute(
+            """
+            INSERT INTO buckets (quarter, tool, model, context_above, cost_logged, speed, tier, region, input, cache_read,
+                cache_write_5m, cache_write_1h, cache_write_12h, output, reasoning, events, logged_cost_nanos,
+                estimated_events, web_search, web_fetch)
+            VALUES (1, 't', 'm', 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0),
+                (2, 't', 'm', 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0)
+            """)
+        XCTAssertEqual(try store.problems().map(\.message).first?.hasPrefix("1 bucket row holds counts no record could give"), true)
+    }
+
     func testAFileThatIsNotAStoreIsReportedAndNeverRecreated() throws {
         let path = dir + "/u.sqlite"
         let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) })

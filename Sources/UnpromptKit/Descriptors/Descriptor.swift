@@ -3,7 +3,9 @@ import Foundation
 /// A tool's reader, as declared in `readers/<id>.yaml`: where its files live and how to find usage in them.
 ///
 /// A descriptor is plain data. It is built only by `DescriptorLoader`, which has already checked every key,
-/// type, path, glob and pattern, so readers can trust it.
+/// type, path, glob and pattern, so readers can trust it. One the reader catalog knows to be valid
+/// (`ReaderCatalogCache`) decodes its inputs on first use: a scan pays nothing for a tool whose files are not
+/// on this machine (`starts`).
 public struct Descriptor: Sendable {
     public static let schemaVersion = 1
 
@@ -11,13 +13,119 @@ public struct Descriptor: Sendable {
     public let name: String
     /// Inputs sharing a space share identities: a record seen in two inputs (or two tools) counts once.
     public let identitySpace: String
-    public let inputs: [Input]
     /// The plan-limit window derived from use, if the tool's logs hold no quota percentages.
     public let derivedWindow: DerivedWindow?
-    /// The limit readings the tool hands to a status line command, if it has one.
-    public let statusLine: StatusLineRule?
     /// The file it was loaded from, for messages.
     public let file: String
+    /// Where each of its sources' files can be, known without the rest: a scan that finds none of them there
+    /// needs nothing else of the descriptor.
+    public let starts: [SourceStart]
+    private let body: DescriptorBody
+
+    public var inputs: [Input] { body.decoded.inputs }
+    /// Each input's format and sources, in order, known without its rules: what discovery needs.
+    public var layout: [InputLayout] { body.layout }
+    /// The limit readings the tool hands to a status line command, if it has one.
+    public var statusLine: StatusLineRule? { body.decoded.statusLine }
+
+    public init(
+        id: String, name: String, identitySpace: String, inputs: [Input], derivedWindow: DerivedWindow?,
+        statusLine: StatusLineRule?, file: String
+    ) {
+        self.init(
+            id: id, name: name, identitySpace: identitySpace, derivedWindow: derivedWindow, file: file,
+            starts: inputs.flatMap { $0.sources.map(SourceStart.init) },
+            body: DescriptorBody(DescriptorBody.Decoded(inputs: inputs, statusLine: statusLine)))
+    }
+
+    init(
+        id: String, name: String, identitySpace: String, derivedWindow: DerivedWindow?, file: String, starts: [SourceStart],
+        body: DescriptorBody
+    ) {
+        self.id = id
+        self.name = name
+        self.identitySpace = identitySpace
+        self.derivedWindow = derivedWindow
+        self.file = file
+        self.starts = starts
+        self.body = body
+    }
+}
+
+/// Where one source's walk starts, below one of its roots: the glob's fixed prefix, or the source's list file.
+/// Where it is missing, the source finds nothing and has nothing to report (`SourceDiscovery.mayFind`).
+public struct SourceStart: Sendable, Equatable {
+    /// The root template, as written (`RootTemplate`).
+    public let root: String
+    /// The path segments below each root.
+    public let below: [String]
+
+    public init(root: String, below: [String]) {
+        self.root = root
+        self.below = below
+    }
+
+    init(_ spec: SourceSpec) {
+        self.init(root: spec.root, below: spec.list?.file ?? spec.glob.literalPrefix)
+    }
+}
+
+/// One input's format and where its files are.
+public struct InputLayout: Sendable {
+    public let format: Format
+    public let sources: [SourceSpec]
+
+    init(format: Format, sources: [SourceSpec]) {
+        self.format = format
+        self.sources = sources
+    }
+
+    init(_ input: Input) {
+        self.init(format: input.format, sources: input.sources)
+    }
+}
+
+/// A descriptor's inputs and status line, and its inputs' layout: given, or each made once, on first use, from
+/// what was already checked.
+final class DescriptorBody: Sendable {
+    struct Decoded: Sendable {
+        let inputs: [Input]
+        let statusLine: StatusLineRule?
+    }
+
+    private let value: Locked<Decoded?>
+    private let decode: @Sendable () -> Decoded
+    private let laidOut = Locked<[InputLayout]?>(nil)
+    private let layOut: @Sendable () -> [InputLayout]
+
+    init(_ decoded: Decoded) {
+        value = Locked(decoded)
+        decode = { decoded }
+        layOut = { decoded.inputs.map(InputLayout.init) }
+    }
+
+    /// `layOut` makes the layout without decoding the inputs.
+    init(layOut: @escaping @Sendable () -> [InputLayout], decode: @escaping @Sendable () -> Decoded) {
+        value = Locked(nil)
+        self.decode = decode
+        self.layOut = layOut
+    }
+
+    var decoded: Decoded {
+        value.withLock { value in
+            if let value { return value }
+            let decoded = decode()
+            value = decoded
+            return decoded
+        }
+    }
+
+    var layout: [InputLayout] {
+        if let known = laidOut.withLock({ $0 }) { return known }
+        let layout = layOut()
+        laidOut.withLock { $0 = layout }
+        return layout
+    }
 }
 
 /// One kind of file a tool writes, in one format.

@@ -17,12 +17,14 @@ final class DescriptorBlocks {
 
     /// Where `OTHER-ID.yaml` is looked for, in order.
     private let directories: [String]
+    private let files: DescriptorFiles
     private let own: Catalog
     private var others: [String: Catalog] = [:]
 
     /// The blocks of the descriptor whose top level is `root` (none when it declares none).
-    init(root: YAMLNode, file: String, directories: [String]) throws(DescriptorError) {
+    init(root: YAMLNode, file: String, directories: [String], files: DescriptorFiles) throws(DescriptorError) {
         self.directories = directories
+        self.files = files
         own = try Self.catalog(of: root, file: file)
     }
 
@@ -83,12 +85,18 @@ final class DescriptorBlocks {
     /// The blocks of `readers/<id>.yaml`, loaded once.
     private func other(_ id: String, at node: YAMLNode) throws(DescriptorError) -> Catalog {
         if let catalog = others[id] { return catalog }
-        guard let path = directories.map({ $0 + "/" + id + ".yaml" }).first(where: { FileManager.default.fileExists(atPath: $0) })
-        else {
+        var found: (path: String, text: String)?
+        for path in directories.map({ $0 + "/" + id + ".yaml" }) {
+            if let text = try files.text(path) {
+                found = (path, text)
+                break
+            }
+        }
+        guard let (path, text) = found else {
             throw error(node, "no descriptor '\(id).yaml' to take blocks from (looked in: \(directories.joined(separator: ", ")))")
         }
         if path == own.file { return own }
-        let root = try YAMLLoader.load(try DescriptorLoader.readText(path), file: path, markingFile: true)
+        let root = try YAMLLoader.load(text, file: path, markingFile: true)
         let catalog = try Self.catalog(of: root, file: path)
         others[id] = catalog
         return catalog

@@ -21,11 +21,12 @@ public enum DescriptorLoader: Sendable {
         try load(text: text, file: file, expectedID: expectedID, directories: directories, log: nil)
     }
 
-    static func load(text: String, file: String, expectedID: String?, directories: [String] = [], log: KeyReadLog?)
-        throws(DescriptorError) -> Descriptor
-    {
+    static func load(
+        text: String, file: String, expectedID: String?, directories: [String] = [], log: KeyReadLog?,
+        files: DescriptorFiles = .disk
+    ) throws(DescriptorError) -> Descriptor {
         let root = try YAMLLoader.load(text, file: file)
-        let blocks = try DescriptorBlocks(root: root, file: file, directories: directories)
+        let blocks = try DescriptorBlocks(root: root, file: file, directories: directories, files: files)
         return try DescriptorDecoder(file: file, expectedID: expectedID, log: log, blocks: blocks).descriptor(root)
     }
 
@@ -35,7 +36,7 @@ public enum DescriptorLoader: Sendable {
     /// one is an error at `file:line:col`, as it is for every other command.
     public static func statusLine(text: String, file: String, expectedID: String?) throws(DescriptorError) -> StatusLineReader? {
         let root = try YAMLLoader.load(text, file: file)
-        let blocks = try DescriptorBlocks(root: root, file: file, directories: [])
+        let blocks = try DescriptorBlocks(root: root, file: file, directories: [], files: .disk)
         return try DescriptorDecoder(file: file, expectedID: expectedID, log: nil, blocks: blocks).statusLine(root)
     }
 
@@ -51,6 +52,18 @@ public enum DescriptorLoader: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else { throw failure("the file cannot be read") }
         guard let text = String(validating: data, as: UTF8.self) else { throw failure("the file is not UTF-8 text") }
         return text
+    }
+}
+
+/// Where a load reads the descriptors whose blocks it uses (`use: OTHER-ID.NAME`): the disk, or the texts the
+/// reader catalog read once, so that a descriptor decoded later reads exactly what was checked.
+struct DescriptorFiles: Sendable {
+    /// The text of the file at `path`; nil when there is none.
+    let text: @Sendable (String) throws(DescriptorError) -> String?
+
+    static let disk = DescriptorFiles { path throws(DescriptorError) in
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return try DescriptorLoader.readText(path)
     }
 }
 

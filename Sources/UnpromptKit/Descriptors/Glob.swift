@@ -1,3 +1,5 @@
+import Foundation
+
 /// A relative path pattern: `*` and `?` within one path segment, `[abc]` character sets, `{a,b}`
 /// alternatives, and `**` as a whole segment for any number of directories (including none). Names are matched
 /// scalar by scalar as the walk spells them (`SystemPath`): a byte of a name that is not UTF-8 is one scalar, so
@@ -30,10 +32,11 @@ public struct Glob: Sendable, CustomStringConvertible {
     }
 
     /// A segment that is a plain name, or `*` and then a plain end (`*.jsonl`): the segments nearly every glob
-    /// ends with, matched by comparing scalars, without the recursion `matchName` needs for the general case.
+    /// ends with, matched by comparing UTF-8 bytes (equal exactly when the scalars are), without the recursion
+    /// `matchName` needs for the general case.
     private enum Shortcut: Sendable {
-        case exactly([Unicode.Scalar])
-        case endsWith([Unicode.Scalar])
+        case exactly([UInt8])
+        case endsWith([UInt8])
 
         init?(_ tokens: [Token]) {
             var rest = tokens[...]
@@ -44,25 +47,34 @@ public struct Glob: Sendable, CustomStringConvertible {
             } else {
                 anyStart = false
             }
-            var literal: [Unicode.Scalar] = []
+            var literal = String.UnicodeScalarView()
             for token in rest {
                 guard case .literal(let c) = token else { return nil }
                 literal.append(c)
             }
-            self = anyStart ? .endsWith(literal) : .exactly(literal)
+            let bytes = Array(String(literal).utf8)
+            self = anyStart ? .endsWith(bytes) : .exactly(bytes)
         }
 
-        func matches(_ name: Substring.UnicodeScalarView) -> Bool {
+        func matches(_ name: Substring.UTF8View) -> Bool {
             switch self {
-            case .exactly(let literal): name.elementsEqual(literal)
-            case .endsWith(let end): name.reversed().starts(with: end.reversed())
+            case .exactly(let literal): name.count == literal.count && Self.same(name, literal)
+            case .endsWith(let end): name.count >= end.count && Self.same(name.suffix(end.count), end)
             }
+        }
+
+        private static func same(_ bytes: Substring.UTF8View, _ literal: [UInt8]) -> Bool {
+            bytes.withContiguousStorageIfAvailable { bytes in
+                literal.withUnsafeBufferPointer { literal in
+                    literal.isEmpty || memcmp(bytes.baseAddress!, literal.baseAddress!, literal.count) == 0
+                }
+            } ?? bytes.elementsEqual(literal)
         }
     }
 
     /// Whether the pattern segment at `index` (its `tokens`) matches one name.
     private func segment(_ index: Int, _ tokens: [Token], matches name: Substring) -> Bool {
-        if let shortcut = shortcuts[index] { return shortcut.matches(name.unicodeScalars) }
+        if let shortcut = shortcuts[index] { return shortcut.matches(name.utf8) }
         return Glob.matchName(tokens[...], name.unicodeScalars)
     }
 
@@ -101,15 +113,16 @@ public struct Glob: Sendable, CustomStringConvertible {
         }
         var segments: [Segment] = []
         var offset = 0
-        for part in text.split(separator: "/", omittingEmptySubsequences: false) {
-            let part = String(part)
+        // Split by bytes, with no Foundation search: every scan parses the globs of the descriptors it walks.
+        for bytes in text.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            let part = String(Substring(bytes))
             if part.isEmpty { return .failure(FieldPathError(offset: offset, message: "empty path segment")) }
             if part == "." || part == ".." {
                 return .failure(FieldPathError(offset: offset, message: "'\(part)' is not allowed in a glob"))
             }
             if part == "**" {
                 segments.append(.anyDepth)
-            } else if part.contains("**") {
+            } else if Self.holdsDoubleStar(bytes) {
                 return .failure(FieldPathError(offset: offset, message: "'**' must be a whole path segment"))
             } else {
                 switch parseTokens(Array(part.unicodeScalars), from: 0, inBraces: false) {
@@ -124,6 +137,16 @@ public struct Glob: Sendable, CustomStringConvertible {
             return .failure(FieldPathError(offset: text.count - 2, message: "a glob must end with a file pattern, not '**'"))
         }
         return .success(Glob(text: text, segments: segments))
+    }
+
+    /// Whether a segment holds `**`: a loop over its bytes (a `zip` of them made its generic types at run time).
+    private static func holdsDoubleStar(_ bytes: Substring.UTF8View) -> Bool {
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if byte == UInt8(ascii: "*"), previous == byte { return true }
+            previous = byte
+        }
+        return false
     }
 
     /// The character offset of a `/` between a `{` and the `}` that closes it, if any.
@@ -213,6 +236,12 @@ public struct Glob: Sendable, CustomStringConvertible {
         guard let first = globs.first else { return path.isEmpty }
         switch first {
         case .anyDepth:
+            // `**` and then one file pattern, as nearly every recursive glob ends: only the last name can match
+            // that pattern, so it is the one tried (a walk asks this of every file it finds).
+            if globs.count == 2, case .pattern(let tokens) = globs[globs.startIndex + 1] {
+                guard let last = path.last else { return false }
+                return segment(globs.startIndex + 1, tokens, matches: last)
+            }
             var rest = path
             while true {
                 if match(globs.dropFirst(), rest) { return true }

@@ -8,9 +8,10 @@ public struct ReaderCatalog: Sendable {
     public private(set) var descriptors: [Descriptor] = []
     public private(set) var errors: [DescriptorError] = []
 
-    public init(directories: [String]) {
-        // Listed first, in order; the files are then loaded on every core (each load is independent, and start-up
-        // pays for all of them), and their results taken in the listed order, so ids and errors never depend on timing.
+    /// With a `cache`, files this program has found valid before, byte for byte, are not checked again: each
+    /// descriptor is decoded when first used (`ReaderCatalogCache`). Any other set of files is loaded and checked
+    /// whole, and remembered there when it is valid.
+    public init(directories: [String], cache: ReaderCatalogCache? = nil) {
         var listed: [(directory: String, path: String?)] = []
         for directory in directories {
             do {
@@ -20,13 +21,43 @@ public struct ReaderCatalog: Sendable {
                 listed.append((directory, nil))
             }
         }
-        let paths = listed.compactMap(\.path)
+        // Each file is read once: a descriptor's blocks used by another (`use: OTHER-ID.NAME`) come from these
+        // texts too, so what is decoded is exactly what was checked.
+        let texts = Dictionary(
+            listed.compactMap(\.path).map { path in (path, Result { () throws(DescriptorError) in try DescriptorLoader.readText(path) }) },
+            uniquingKeysWith: { first, _ in first })
+        let files = DescriptorFiles { path throws(DescriptorError) in try texts[path]?.get() }
+        let key = cache.flatMap { $0.key(directories: directories, listed: listed.map(\.path), texts: texts) }
+        let paths = listed.compactMap { entry in entry.path.map { (directory: entry.directory, path: $0) } }
+        // A descriptor file decoded whole from the text read above, its blocks found as the catalog finds them.
+        @Sendable func load(_ directory: String, _ path: String) throws(DescriptorError) -> Descriptor {
+            let name = String(path.dropFirst(directory.count + 1).dropLast(".yaml".count))
+            guard let text = try files.text(path) else {
+                throw DescriptorError(file: path, mark: SourceMark(line: 1, column: 1), message: "no such file")
+            }
+            return try DescriptorLoader.load(
+                text: text, file: path, expectedID: name, directories: [directory] + directories, log: nil, files: files)
+        }
+        if let cache, let key, let outlines = cache.outlines(key: key, files: paths.map(\.path)) {
+            descriptors = zip(paths, outlines).map { file, outline in
+                outline.descriptor(file: file.path) {
+                    do {
+                        let whole = try load(file.directory, file.path)
+                        return DescriptorBody.Decoded(inputs: whole.inputs, statusLine: whole.statusLine)
+                    } catch {
+                        // The same program decoded the same bytes without an error before.
+                        preconditionFailure("\(error), in a descriptor this program found valid")
+                    }
+                }
+            }
+            return
+        }
+        // Loaded on every core (each load is independent, and start-up pays for all of them), and the results
+        // taken in the listed order, so ids and errors never depend on timing.
         let loaded = Locked([Result<Descriptor, DescriptorError>]())
         OrderedWorkPool.run(
             count: paths.count, threads: ProcessInfo.processInfo.activeProcessorCount, workerState: {},
-            job: { _, index in
-                Result { () throws(DescriptorError) in try DescriptorLoader.load(path: paths[index], directories: directories) }
-            },
+            job: { _, index in Result { () throws(DescriptorError) in try load(paths[index].directory, paths[index].path) } },
             inOrder: { result in loaded.withLock { $0.append(result) } })
         var results = loaded.withLock { $0 }.makeIterator()
         var seen: [String: String] = [:]
@@ -47,5 +78,6 @@ public struct ReaderCatalog: Sendable {
                 errors.append(error)
             }
         }
+        if let cache, let key, errors.isEmpty { cache.remember(descriptors, key: key, files: paths.map(\.path)) }
     }
 }

@@ -35,31 +35,51 @@ public enum RootTemplate: Sendable {
     }
 
     /// The roots a template names in this environment, `~` and variables expanded; empty when a variable
-    /// without default is unset.
+    /// without default is unset. Read by bytes (the markers are ASCII), with no Foundation search: every scan expands
+    /// every root of every descriptor.
     public static func expand(_ template: String, environment: [String: String], home: String) -> [String] {
+        let bytes = template.utf8
         var output = ""
-        var rest = Substring(template)
-        while let start = rest.range(of: "${") {
-            output += rest[..<start.lowerBound]
-            guard let end = rest[start.upperBound...].firstIndex(of: "}") else { return [] }
-            let body = rest[start.upperBound..<end]
-            let parts = body.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0])
+        var copied = bytes.startIndex
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let next = bytes.index(after: index)
+            guard bytes[index] == UInt8(ascii: "$"), next < bytes.endIndex, bytes[next] == UInt8(ascii: "{") else {
+                index = next
+                continue
+            }
+            output += template[copied..<index]
+            let bodyStart = bytes.index(after: next)
+            guard let end = bytes[bodyStart...].firstIndex(of: UInt8(ascii: "}")) else { return [] }
+            let colon = bytes[bodyStart..<end].firstIndex(of: UInt8(ascii: ":"))
+            let name = String(template[bodyStart..<(colon ?? end)])
             if let value = environment[name], !value.isEmpty {
                 output += value
-            } else if parts.count == 2 {
-                output += parts[1].dropFirst()
+            } else if let colon {
+                // `:-default`: the default starts after the `-`.
+                output += template[(bytes.index(colon, offsetBy: 2, limitedBy: end) ?? end)..<end]
             } else {
                 return []
             }
-            rest = rest[rest.index(after: end)...]
+            index = bytes.index(after: end)
+            copied = index
         }
-        output += rest
+        output += template[copied...]
         return output.split(separator: ",").map { root in
-            let trimmed = root.trimmingCharacters(in: .whitespaces)
+            let trimmed = trimmingWhitespace(root)
             if trimmed == "~" { return home }
             if trimmed.hasPrefix("~/") { return home + trimmed.dropFirst(1) }
-            return trimmed
+            return String(trimmed)
         }.filter { !$0.isEmpty }
+    }
+
+    /// `text` without the spaces and tabs around it (`CharacterSet.whitespaces`: tab and Unicode's space separators).
+    private static func trimmingWhitespace(_ text: Substring) -> Substring {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else {
+            return text[text.endIndex...]
+        }
+        return Substring(scalars[first...last])
     }
 }

@@ -11,9 +11,24 @@ public struct Identity: Sendable, Hashable, CustomStringConvertible {
         self.low = low
     }
 
+    /// `high:low` in lowercase hexadecimal, without leading zeros: written into one buffer, since every source of
+    /// every scan is named by one (`SourceKey`).
     public var description: String {
-        let hex = String(high, radix: 16) + ":" + String(low, radix: 16)
-        return hex
+        String(unsafeUninitializedCapacity: 33) { buffer in
+            let split = Self.hex(high, into: buffer, at: 0)
+            buffer[split] = UInt8(ascii: ":")
+            return split + 1 + Self.hex(low, into: buffer, at: split + 1)
+        }
+    }
+
+    /// Writes `value`'s hexadecimal digits at `start`; how many.
+    private static func hex(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+        let digits = max(1, (64 - value.leadingZeroBitCount + 3) / 4)
+        for index in 0..<digits {
+            let nibble = UInt8(truncatingIfNeeded: value >> UInt64(4 * (digits - 1 - index))) & 0xF
+            buffer[start + index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+        }
+        return digits
     }
 }
 

@@ -51,7 +51,10 @@ public struct Readings: Sendable {
             if let models {
                 table = try PriceTable.load(directory: pricing, override: location.overridePath, models: models)
             } else {
-                table = try PriceTable.load(directory: pricing, override: location.overridePath)
+                table = try PriceTable.load(
+                    directory: pricing, override: location.overridePath,
+                    cache: location.cacheDirectory.flatMap { CacheFile.forThisProgram(path: $0 + "/prices.cache") }
+                        .map(PriceTableCache.init))
             }
             let method = try WaterMethod.load(path: water + "/" + waterFile)
             return Readings(
@@ -73,11 +76,14 @@ public struct ReadingsLocation: Sendable {
     public var pricingDirectory: String?
     public var waterDirectory: String?
     public var overridePath: String
+    /// Where the price table is remembered as found valid (`PriceTableCache`); nil: checked whole every time.
+    public var cacheDirectory: String?
 
-    public init(pricingDirectory: String?, waterDirectory: String?, overridePath: String) {
+    public init(pricingDirectory: String?, waterDirectory: String?, overridePath: String, cacheDirectory: String? = nil) {
         self.pricingDirectory = pricingDirectory
         self.waterDirectory = waterDirectory
         self.overridePath = overridePath
+        self.cacheDirectory = cacheDirectory
     }
 
     /// `builtIn` gives a shipped data directory by name (`pricing`, `water`), or nil.
@@ -88,7 +94,8 @@ public struct ReadingsLocation: Sendable {
         }
         return ReadingsLocation(
             pricingDirectory: directory("pricing", pricingVariable), waterDirectory: directory("water", waterVariable),
-            overridePath: ConfigDirectory.path(environment: environment, home: home) + "/prices.json")
+            overridePath: ConfigDirectory.path(environment: environment, home: home) + "/prices.json",
+            cacheDirectory: CacheDirectory.path(environment: environment, home: home))
     }
 }
 

@@ -114,22 +114,23 @@ public struct ModelPrice: Sendable, Equatable {
         ("cache_creation_input_token_cost_above_12hr", \.cacheWrite12h), ("cache_creation_input_token_cost", \.cacheWrite5m),
     ]
 
-    /// Parses one row. `problem` names the row and field of a value that is not a price.
-    init(key: String, row: [String: Any]) throws(PriceRowError) {
+    /// Parses one row, an object of `parser`'s document. `PriceRowError` names the field of a value that is not a
+    /// price. A dated row without a provider takes `inheritedProvider`, its outer row's.
+    init(key: String, row: JSONRef, in parser: JSONParser, inheritedProvider: String? = nil) throws(PriceRowError) {
+        let row = PriceFields(row, parser)
         var base = ClassRates()
         var tiers: [Int64: ClassRates] = [:]
         var variantBase: [PriceVariant: ClassRates] = [:]
         var variantTiers: [PriceVariant: [Int64: ClassRates]] = [:]
-        for (field, value) in row where ModelPrice.mentionsCost(field) {
-            // Bytes, not `Substring.hasSuffix`: every field of every row of the bundled table passes here at start-up.
-            var name = Array(field.utf8)[...]
+        for (field, value) in row.entries where ModelPrice.mentionsCost(field) {
+            var name = field[...]
             var variant: PriceVariant?
-            if let found = ModelPrice.variantSuffixes.first(where: { name.count >= $0.suffix.count && name.suffix($0.suffix.count).elementsEqual($0.suffix) }) {
+            if let found = ModelPrice.variantSuffixes.first(where: { ModelPrice.equal(name.suffix($0.suffix.count), $0.suffix) }) {
                 variant = found.variant
                 name = name.dropLast(found.suffix.count)
             }
             guard let (path, above) = ModelPrice.classField(name) else { continue }
-            let rate = try ModelPrice.rate(value, field: field)
+            let rate = try ModelPrice.rate(parser.value(of: value)) { String(decoding: field, as: UTF8.self) }
             switch (variant, above) {
             case (nil, nil): base[keyPath: path] = rate
             case (nil, let above?): tiers[above, default: ClassRates()][keyPath: path] = rate
@@ -138,16 +139,17 @@ public struct ModelPrice: Sendable, Equatable {
             }
         }
         if let list = row["tiered_pricing"] {
-            guard let entries = list as? [Any] else { throw PriceRowError(field: "tiered_pricing", expected: "a list of tiers") }
-            for (index, entry) in entries.enumerated() {
+            guard case .array(let entries) = list else { throw PriceRowError(field: "tiered_pricing", expected: "a list of tiers") }
+            for (index, entry) in parser.elements(of: entries).enumerated() {
                 let field = "tiered_pricing[\(index)]"
-                guard let tier = entry as? [String: Any], let range = tier["range"] as? [Any], range.count == 2,
-                    let low = ModelPrice.number(range[0]), low >= 0, low == low.rounded(), low < 1e12
+                let tier = PriceFields(entry, parser)
+                guard case .object = parser.value(of: entry), case .array(let range)? = tier["range"], case let ends = parser.elements(of: range),
+                    ends.count == 2, let low = ModelPrice.number(parser.value(of: ends[0])), low >= 0, low == low.rounded(), low < 1e12
                 else { throw PriceRowError(field: field, expected: "an object with a range [from, to] of token counts") }
                 var rates = ClassRates()
-                for (name, value) in tier {
-                    guard let (path, above) = ModelPrice.classField(name), above == nil else { continue }
-                    rates[keyPath: path] = try ModelPrice.rate(value, field: field + "." + name)
+                for (name, value) in tier.entries {
+                    guard let (path, above) = ModelPrice.classField(name[...]), above == nil else { continue }
+                    rates[keyPath: path] = try ModelPrice.rate(parser.value(of: value)) { field + "." + String(decoding: name, as: UTF8.self) }
                 }
                 if low == 0 {
                     if base.isEmpty { base = rates }
@@ -156,21 +158,22 @@ public struct ModelPrice: Sendable, Equatable {
                 }
             }
         }
-        let specific = row["provider_specific_entry"] as? [String: Any] ?? [:]
-        func multiplier(_ value: Any?, _ field: String) throws(PriceRowError) -> Double? {
+        var specific: PriceFields?
+        if case .object(let entry)? = row["provider_specific_entry"] { specific = PriceFields(entry, parser) }
+        func multiplier(_ value: JSONValue?, _ field: String) throws(PriceRowError) -> Double? {
             guard let value else { return nil }
             guard let multiplier = ModelPrice.number(value), multiplier > 0, multiplier.isFinite else {
                 throw PriceRowError(field: field, expected: "a positive multiplier")
             }
             return multiplier
         }
-        let fast = try multiplier(specific["fast"], "provider_specific_entry.fast")
+        let fast = try multiplier(specific?["fast"], "provider_specific_entry.fast")
         var regions: [InferenceRegion: Double] = [:]
         let uplift = try multiplier(row["regional_processing_uplift_multiplier_us"], "regional_processing_uplift_multiplier_us")
-        regions[.us] = try multiplier(specific["us"], "provider_specific_entry.us") ?? uplift
+        regions[.us] = try multiplier(specific?["us"], "provider_specific_entry.us") ?? uplift
         var webSearch: Double?
         if let search = row["search_context_cost_per_query"] {
-            guard let sizes = search as? [String: Any], let medium = sizes["search_context_size_medium"],
+            guard case .object(let sizes) = search, let medium = PriceFields(sizes, parser)["search_context_size_medium"],
                 let rate = ModelPrice.number(medium), rate >= 0, rate < 100
             else {
                 throw PriceRowError(
@@ -184,30 +187,32 @@ public struct ModelPrice: Sendable, Equatable {
                 base: variantBase[variant] ?? ClassRates(),
                 tiers: (variantTiers[variant] ?? [:]).map { PriceTier(above: $0.key, rates: $0.value) })
         }
+        let provider = row.contains("litellm_provider") ? row.text("litellm_provider") : inheritedProvider
         self.init(
-            key: key, provider: row["litellm_provider"] as? String, source: row["source"] as? String, base: base,
+            key: key, provider: provider, source: row.text("source"), base: base,
             tiers: tiers.map { PriceTier(above: $0.key, rates: $0.value) }, fastMultiplier: fast, variants: variants,
             regionMultipliers: regions, webSearchPerRequest: webSearch)
 
-        if let list = row["dated_prices"] { dated = try ModelPrice.dated(list, key: key, outer: row) }
+        if let list = row["dated_prices"] { dated = try ModelPrice.dated(list, key: key, provider: provider, in: parser) }
     }
 
     /// `dated_prices: [{valid_from, valid_until, source, …price fields}]`: each a whole row in force from
     /// `valid_from` through `valid_until` (UTC dates, inclusive; either may be absent: open-ended), with its
     /// source. Windows must not overlap, so exactly one row is in force on any day.
-    static func dated(_ list: Any, key: String, outer: [String: Any]) throws(PriceRowError) -> [DatedPrice] {
-        guard let entries = list as? [Any], !entries.isEmpty else {
+    static func dated(_ list: JSONValue, key: String, provider: String?, in parser: JSONParser) throws(PriceRowError) -> [DatedPrice] {
+        guard case .array(let array) = list, case let entries = parser.elements(of: array), !entries.isEmpty else {
             throw PriceRowError(field: "dated_prices", expected: "a list of rows, each with valid_from or valid_until and a source")
         }
         var result: [DatedPrice] = []
         for (index, entry) in entries.enumerated() {
             let field = "dated_prices[\(index)]"
-            guard var row = entry as? [String: Any], row["dated_prices"] == nil else {
+            let row = PriceFields(entry, parser)
+            guard case .object = parser.value(of: entry), !row.contains("dated_prices") else {
                 throw PriceRowError(field: field, expected: "a row of price fields (without dated_prices of its own)")
             }
             func date(_ name: String) throws(PriceRowError) -> Int64? {
                 guard let value = row[name] else { return nil }
-                guard let text = value as? String, let day = CivilDate.day(parsing: text) else {
+                guard case .string(let text) = value, let day = CivilDate.day(parsing: String(decoding: text, as: UTF8.self)) else {
                     throw PriceRowError(field: field + "." + name, expected: "a date YYYY-MM-DD")
                 }
                 return day
@@ -217,11 +222,10 @@ public struct ModelPrice: Sendable, Equatable {
             guard from != nil || until != nil, from ?? Int64.min <= until ?? Int64.max else {
                 throw PriceRowError(field: field, expected: "valid_from or valid_until, the first not after the second")
             }
-            guard row["source"] is String else { throw PriceRowError(field: field + ".source", expected: "where the price was published") }
-            if row["litellm_provider"] == nil { row["litellm_provider"] = outer["litellm_provider"] }
+            guard row.text("source") != nil else { throw PriceRowError(field: field + ".source", expected: "where the price was published") }
             let price: ModelPrice
             do {
-                price = try ModelPrice(key: key, row: row)
+                price = try ModelPrice(key: key, row: entry, in: parser, inheritedProvider: provider)
             } catch {
                 throw PriceRowError(field: field + "." + error.field, expected: error.expected)
             }
@@ -238,10 +242,14 @@ public struct ModelPrice: Sendable, Equatable {
     /// The class a price field sets, and its threshold for `_above_<N>k_tokens` fields.
     /// Whether `field` holds `cost`, as every class field's name does: most of a row's fields (limits, modes,
     /// `supports_…` flags) are passed over without looking for a variant or a tier in them.
-    static func mentionsCost(_ field: String) -> Bool {
+    static func mentionsCost(_ field: String) -> Bool { mentionsCost(bytes: field.utf8) }
+
+    static func mentionsCost(_ field: UnsafeRawBufferPointer) -> Bool { mentionsCost(bytes: field) }
+
+    private static func mentionsCost(bytes field: some Sequence<UInt8>) -> Bool {
         // "cost" repeats no letter, so after a mismatch only a new "c" can start a match.
         var matched = 0
-        for byte in field.utf8 {
+        for byte in field {
             if byte == costBytes[matched] {
                 matched += 1
                 if matched == costBytes.count { return true }
@@ -255,14 +263,15 @@ public struct ModelPrice: Sendable, Equatable {
     private static let costBytes = Array("cost".utf8)
 
     static func classField(_ field: String) -> (WritableKeyPath<ClassRates, Double?>, Int64?)? {
-        classField(Array(field.utf8)[...])
+        var field = field
+        return field.withUTF8 { classField(UnsafeRawBufferPointer($0)[...]) }
     }
 
     /// `classField` of a field's UTF-8 bytes.
-    static func classField(_ field: ArraySlice<UInt8>) -> (WritableKeyPath<ClassRates, Double?>, Int64?)? {
+    static func classField(_ field: Slice<UnsafeRawBufferPointer>) -> (WritableKeyPath<ClassRates, Double?>, Int64?)? {
         var name = field
         var above: Int64?
-        if name.count > tokensSuffix.count, name.suffix(tokensSuffix.count).elementsEqual(tokensSuffix),
+        if name.count > tokensSuffix.count, equal(name.suffix(tokensSuffix.count), tokensSuffix),
             let marker = lastStart(of: aboveMarker, in: name.dropLast(tokensSuffix.count))
         {
             let digits = name[(marker + aboveMarker.count)..<(name.endIndex - tokensSuffix.count)]
@@ -276,8 +285,19 @@ public struct ModelPrice: Sendable, Equatable {
             above = thousands * 1000
             name = name[..<marker]
         }
-        guard let path = classFields.first(where: { $0.name.utf8.elementsEqual(name) })?.path else { return nil }
+        guard let path = classFieldNames.first(where: { equal(name, $0.name) })?.path else { return nil }
         return (path, above)
+    }
+
+    /// `classFields`' names as bytes.
+    private static let classFieldNames = classFields.map { (name: Array($0.name.utf8), path: $0.path) }
+
+    /// Whether `bytes` are exactly `literal`: a length, then one `memcmp` (every field of every row passes here).
+    private static func equal(_ bytes: Slice<UnsafeRawBufferPointer>, _ literal: [UInt8]) -> Bool {
+        bytes.count == literal.count
+            && literal.withUnsafeBytes { literal in
+                literal.isEmpty || memcmp(UnsafeRawBufferPointer(rebasing: bytes).baseAddress!, literal.baseAddress!, literal.count) == 0
+            }
     }
 
     /// Each variant's field suffix (`_priority`), as bytes.
@@ -286,24 +306,35 @@ public struct ModelPrice: Sendable, Equatable {
     private static let aboveMarker = Array("_above_".utf8)
 
     /// Where the last occurrence of `marker` in `bytes` starts (an index of `bytes`), if any.
-    private static func lastStart(of marker: [UInt8], in bytes: ArraySlice<UInt8>) -> Int? {
+    private static func lastStart(of marker: [UInt8], in bytes: Slice<UnsafeRawBufferPointer>) -> Int? {
         guard bytes.count >= marker.count else { return nil }
         var start = bytes.endIndex - marker.count
         while start >= bytes.startIndex {
-            if bytes[start..<(start + marker.count)].elementsEqual(marker) { return start }
+            if equal(bytes[start..<(start + marker.count)], marker) { return start }
             start -= 1
         }
         return nil
     }
 
-    static func rate(_ value: Any, field: String) throws(PriceRowError) -> Double {
+    /// `field` names the field when the value is no rate (made only then).
+    static func rate(_ value: JSONValue, field: () -> String) throws(PriceRowError) -> Double {
         guard let rate = number(value), rate >= 0, rate.isFinite, rate < 1 else {
-            throw PriceRowError(field: field, expected: "a number of USD per token (at least 0, below 1)")
+            throw PriceRowError(field: field(), expected: "a number of USD per token (at least 0, below 1)")
         }
         return rate
     }
 
-    /// A JSON number (never a string or a boolean), as `JSONParser.foundationValue` gives it.
+    /// A JSON number (never a string or a boolean).
+    static func number(_ value: JSONValue) -> Double? {
+        switch value {
+        case .double(let number): number
+        case .int(let number): Double(number)
+        case .uint(let number): Double(number)
+        default: nil
+        }
+    }
+
+    /// A JSON number as `JSONParser.foundationValue` gives it (the manifest's and the water method's).
     static func number(_ value: Any) -> Double? {
         switch value {
         case let number as Double: number
@@ -312,6 +343,44 @@ public struct ModelPrice: Sendable, Equatable {
         case let number as UInt64: Double(number)
         default: nil
         }
+    }
+}
+
+/// The fields of a JSON object as a price row reads them, by their names' bytes: a name written twice is its first
+/// writing.
+struct PriceFields {
+    private let parser: JSONParser
+    let entries: [(key: UnsafeRawBufferPointer, value: JSONRef)]
+
+    init(_ object: JSONRef, _ parser: JSONParser) {
+        self.parser = parser
+        let all = parser.entriesByBytes(of: object)
+        var entries: [(key: UnsafeRawBufferPointer, value: JSONRef)] = []
+        entries.reserveCapacity(all.count)
+        written: for (index, entry) in all.enumerated() {
+            for earlier in all[..<index] where Self.same(earlier.key, entry.key) { continue written }
+            entries.append(entry)
+        }
+        self.entries = entries
+    }
+
+    func contains(_ name: String) -> Bool { self[name] != nil }
+
+    subscript(name: String) -> JSONValue? {
+        var name = name
+        return name.withUTF8 { name in
+            entries.first { Self.same($0.key, UnsafeRawBufferPointer(name)) }.map { parser.value(of: $0.value) }
+        }
+    }
+
+    /// The field's text when it is a string.
+    func text(_ name: String) -> String? {
+        guard case .string(let bytes)? = self[name] else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func same(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        a.count == b.count && (a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
     }
 }
 

@@ -4,7 +4,8 @@ import Foundation
 /// each file is parsed as a whole (simdjson, well under a millisecond), but only the rows the models' candidate
 /// keys name become price rows, so those models resolve to exactly the rows, and prices, of the whole table.
 /// A row that is not a price is refused as the whole table refuses it, when it is one of those rows; the
-/// other rows are not checked here (every other view loads them all).
+/// other rows are not checked here (every other view checks them all, or reads a table checked whole before,
+/// `PriceTableCache`).
 extension PriceTable {
     public static func load(directory: String, override: String?, models: Set<String>) throws(PriceDataError) -> PriceTable {
         let aliases = try aliases(at: directory + "/aliases.json")
@@ -18,33 +19,18 @@ extension PriceTable {
         return PriceTable(layers: layers, aliases: aliases, manifest: try manifest(at: directory + "/manifest.json"))
     }
 
-    /// The rows of `file` whose keys are among `keys`.
+    /// The rows of `file` whose keys are among `keys`, each found by its key (the first row written with it, as a
+    /// whole read takes it), with no other row read.
     static func layer(_ name: String, file: String, keys: Set<String>) throws(PriceDataError) -> PriceLayer {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
-        } catch {
-            throw PriceDataError(file: file, message: "cannot be read (\(error.localizedDescription))")
-        }
-        let parser = JSONParser()
-        let root: JSONRef
-        switch data.withUnsafeBytes({ bytes in Result { () throws(JSONParseError) in try parser.parse(copying: bytes) } }) {
-        case .success(let parsed): root = parsed
-        case .failure(let error): throw PriceDataError(file: file, message: "is not valid JSON: \(error)")
-        }
+        let (parser, root) = try document(at: file)
         guard case .object = parser.value(of: root) else { throw PriceDataError(file: file, message: "must hold a JSON object") }
         var rows: [String: ModelPrice] = [:]
-        for key in keys where key != "sample_spec" && !key.hasPrefix("_") {
+        for key in keys where isRow(key) {
             guard let found = parser.value(at: JSONPointer([.key(key)]), in: root) else { continue }
-            guard case .object(let ref) = found, let row = parser.foundationValue(of: ref) as? [String: Any] else {
+            guard case .object(let value) = found else {
                 throw PriceDataError(file: file, message: "row '\(key)' must be an object of fields")
             }
-            let price: ModelPrice
-            do {
-                price = try ModelPrice(key: key, row: row)
-            } catch {
-                throw PriceDataError(file: file, message: "row '\(key)', field '\(error.field)': expected \(error.expected)")
-            }
+            let price = try row(key, value, parser, file: file)
             if price.isPriced { rows[key] = price }
         }
         return PriceLayer(name: name, rows: rows)

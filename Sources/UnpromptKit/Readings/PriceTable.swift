@@ -1,17 +1,47 @@
 import Foundation
 
-/// One file of price rows in LiteLLM's format.
+/// One file of price rows in LiteLLM's format: read whole, or row by row when first asked for (`PriceRows`).
 public struct PriceLayer: Sendable {
     /// `override` (the user's file), `overlay` (hand-written rows shipped with the table) or `bundled`.
     public let name: String
-    public let rows: [String: ModelPrice]
-    /// Rows without both an input and an output rate (not prices of a text model), left out.
-    public let skipped: Int
+    private let read: Read
+
+    private enum Read: Sendable {
+        case whole([String: ModelPrice], skipped: Int)
+        case byRow(PriceRows)
+    }
 
     public init(name: String, rows: [String: ModelPrice], skipped: Int = 0) {
         self.name = name
-        self.rows = rows
-        self.skipped = skipped
+        read = .whole(rows, skipped: skipped)
+    }
+
+    init(name: String, rows: PriceRows) {
+        self.name = name
+        read = .byRow(rows)
+    }
+
+    public var rows: [String: ModelPrice] {
+        switch read {
+        case .whole(let rows, _): rows
+        case .byRow(let rows): rows.all.rows
+        }
+    }
+
+    /// Rows without both an input and an output rate (not prices of a text model), left out.
+    public var skipped: Int {
+        switch read {
+        case .whole(_, let skipped): skipped
+        case .byRow(let rows): rows.all.skipped
+        }
+    }
+
+    /// The row `key` names, when it prices a model.
+    func row(_ key: String) -> ModelPrice? {
+        switch read {
+        case .whole(let rows, _): rows[key]
+        case .byRow(let rows): rows.row(key)
+        }
     }
 }
 
@@ -67,7 +97,7 @@ public struct PriceTable: Sendable {
     private func find(_ candidates: [ModelNormalizer.Candidate], in layers: [PriceLayer]) -> PriceResolution? {
         for candidate in candidates {
             for layer in layers {
-                if let price = layer.rows[candidate.key] {
+                if let price = layer.row(candidate.key) {
                     return PriceResolution(key: candidate.key, layer: layer.name, price: price, fast: candidate.fast)
                 }
             }
@@ -85,57 +115,106 @@ public struct PriceTable: Sendable {
 
     /// Loads the pricing directory and, when given, the user's override file (same format as the table).
     /// A file that is missing (other than the override), not JSON, or holds a row whose price fields are
-    /// not prices is refused with an error naming the file, the row and the field.
-    public static func load(directory: String, override: String?) throws(PriceDataError) -> PriceTable {
+    /// not prices is refused with an error naming the file, the row and the field. With a `cache`, an overlay and
+    /// a bundled table this program found valid before, byte for byte, are not checked again: their rows are read
+    /// when first asked for (`PriceRows`). The override is checked whole every time.
+    public static func load(directory: String, override: String?, cache: PriceTableCache? = nil) throws(PriceDataError)
+        -> PriceTable
+    {
         var layers: [PriceLayer] = []
         if let override, FileManager.default.fileExists(atPath: override) {
             layers.append(try layer("override", file: override))
         }
-        layers.append(try layer("overlay", file: directory + "/overlay.json"))
-        layers.append(try layer("bundled", file: directory + "/" + bundledFile))
+        var shipped: [(name: String, file: String, data: Data)] = []
+        for (name, file) in [("overlay", directory + "/overlay.json"), ("bundled", directory + "/" + bundledFile)] {
+            shipped.append((name, file, try contents(of: file)))
+        }
+        let key = cache?.key(of: shipped.map(\.data))
+        if let cache, let key, cache.knows(key) {
+            for (name, file, data) in shipped {
+                let (parser, root) = try document(data, file: file)
+                layers.append(PriceLayer(name: name, rows: PriceRows(file: file, parser: parser, root: root)))
+            }
+        } else {
+            for (name, file, data) in shipped {
+                let (parser, root) = try document(data, file: file)
+                let (rows, skipped) = try Self.rows(of: root, parser, file: file)
+                layers.append(PriceLayer(name: name, rows: rows, skipped: skipped))
+            }
+            if let cache, let key { cache.remember(key) }
+        }
         return PriceTable(
             layers: layers, aliases: try aliases(at: directory + "/aliases.json"),
             manifest: try manifest(at: directory + "/manifest.json"))
     }
 
     static func object(at path: String) throws(PriceDataError) -> [String: Any] {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw PriceDataError(file: path, message: "cannot be read (\(error.localizedDescription))")
-        }
-        // simdjson, not JSONSerialization: every view loads the table, and this keeps that to a few ms.
-        let parser = JSONParser()
-        let root: JSONRef
-        do {
-            root = try data.withUnsafeBytes { bytes in try parser.parse(copying: bytes) }
-        } catch {
-            throw PriceDataError(file: path, message: "is not valid JSON: \(error)")
-        }
+        let (parser, root) = try document(at: path)
         guard let object = parser.foundationValue(of: root) as? [String: Any] else {
             throw PriceDataError(file: path, message: "must hold a JSON object")
         }
         return object
     }
 
-    /// The rows of a LiteLLM-format file; `sample_spec` and keys starting with `_` (comments) are skipped.
+    static func contents(of path: String) throws(PriceDataError) -> Data {
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw PriceDataError(file: path, message: "cannot be read (\(error.localizedDescription))")
+        }
+    }
+
+    /// A JSON file, parsed (simdjson, not JSONSerialization: every view loads the table).
+    static func document(at path: String) throws(PriceDataError) -> (JSONParser, JSONRef) {
+        try document(try contents(of: path), file: path)
+    }
+
+    static func document(_ data: Data, file: String) throws(PriceDataError) -> (JSONParser, JSONRef) {
+        let parser = JSONParser()
+        switch data.withUnsafeBytes({ bytes in Result { () throws(JSONParseError) in try parser.parse(copying: bytes) } }) {
+        case .success(let root): return (parser, root)
+        case .failure(let error): throw PriceDataError(file: file, message: "is not valid JSON: \(error)")
+        }
+    }
+
+    /// The rows of a LiteLLM-format file.
     static func layer(_ name: String, file: String) throws(PriceDataError) -> PriceLayer {
+        let (parser, root) = try document(at: file)
+        let (rows, skipped) = try Self.rows(of: root, parser, file: file)
+        return PriceLayer(name: name, rows: rows, skipped: skipped)
+    }
+
+    /// The rows of a parsed file, and how many of them price no text model; `sample_spec` and keys starting with
+    /// `_` (comments) are skipped. Each row is read from the document as it is, with no value of a field that is
+    /// not a price made.
+    static func rows(of root: JSONRef, _ parser: JSONParser, file: String) throws(PriceDataError)
+        -> (rows: [String: ModelPrice], skipped: Int)
+    {
+        guard case .object = parser.value(of: root) else { throw PriceDataError(file: file, message: "must hold a JSON object") }
         var rows: [String: ModelPrice] = [:]
         var skipped = 0
-        for (key, value) in try object(at: file) where key != "sample_spec" && !key.hasPrefix("_") {
-            guard let row = value as? [String: Any] else {
-                throw PriceDataError(file: file, message: "row '\(key)' must be an object of fields")
-            }
-            let price: ModelPrice
-            do {
-                price = try ModelPrice(key: key, row: row)
-            } catch {
-                throw PriceDataError(file: file, message: "row '\(key)', field '\(error.field)': expected \(error.expected)")
-            }
+        for (keyBytes, value) in PriceFields(root, parser).entries {
+            let key = String(decoding: keyBytes, as: UTF8.self)
+            guard isRow(key) else { continue }
+            let price = try row(key, value, parser, file: file)
             if price.isPriced { rows[key] = price } else { skipped += 1 }
         }
-        return PriceLayer(name: name, rows: rows, skipped: skipped)
+        return (rows, skipped)
+    }
+
+    /// Whether a key of a price file names a row: `sample_spec` (LiteLLM's example) and `_…` (comments) do not.
+    static func isRow(_ key: String) -> Bool { key != "sample_spec" && !key.hasPrefix("_") }
+
+    /// The row `key` names, `value` of `parser`'s document; refused when it is not one.
+    static func row(_ key: String, _ value: JSONRef, _ parser: JSONParser, file: String) throws(PriceDataError) -> ModelPrice {
+        guard case .object = parser.value(of: value) else {
+            throw PriceDataError(file: file, message: "row '\(key)' must be an object of fields")
+        }
+        do {
+            return try ModelPrice(key: key, row: value, in: parser)
+        } catch {
+            throw PriceDataError(file: file, message: "row '\(key)', field '\(error.field)': expected \(error.expected)")
+        }
     }
 
     static func aliases(at path: String) throws(PriceDataError) -> [String: String] {

@@ -217,6 +217,27 @@ final class Statement {
         while try step() { body(Row(statement)) }
     }
 
+    /// Binds and calls `body` with each row in turn, its columns read where SQLite holds them: for a query of
+    /// many rows read once (a rescan's checkpoint stamps), with no row copied.
+    func forEachRow(_ values: [SQLValue] = [], reading body: (Columns) -> Void) throws(StoreError) {
+        try bind(values)
+        defer { sqlite3_reset(statement) }
+        while try step() { body(Columns(statement: statement)) }
+    }
+
+    /// The columns of the row a statement is on, read as `Row` reads them.
+    struct Columns {
+        fileprivate let statement: OpaquePointer
+
+        func int(_ index: Int32) -> Int64? {
+            sqlite3_column_type(statement, index) == SQLITE_INTEGER ? sqlite3_column_int64(statement, index) : nil
+        }
+
+        func text(_ index: Int32) -> String? {
+            sqlite3_column_type(statement, index) == SQLITE_TEXT ? String(cString: sqlite3_column_text(statement, index)) : nil
+        }
+    }
+
     /// Binds and collects every row.
     func rows(_ values: [SQLValue] = []) throws(StoreError) -> [Row] {
         try bind(values)

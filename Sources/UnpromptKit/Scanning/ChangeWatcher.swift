@@ -51,7 +51,7 @@ public struct WatchTarget: Sendable {
         var targets: [WatchTarget] = []
         var seen = Set<String>()
         for descriptor in descriptors {
-            for input in descriptor.inputs {
+            for input in descriptor.layout {
                 for spec in input.sources {
                     let roots = rootOverride.map { [$0] } ?? RootTemplate.expand(spec.root, environment: environment, home: home)
                     for root in roots {

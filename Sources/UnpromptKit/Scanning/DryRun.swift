@@ -58,7 +58,7 @@ public struct DryRun: Sendable {
         for input in descriptor.inputs {
             let sources: [(path: String, size: Int64)]
             if explicitPaths.isEmpty {
-                let (found, problems, leftOut) = discovery.sources(for: input)
+                let (found, problems, leftOut) = discovery.sources(for: input.sources)
                 sources = found.map { ($0.path, $0.size) }
                 scan.unlistedDirectories += problems.count
                 if leftOut > 0 { scan.skipped[SkipReason.notAFile, default: 0] += leftOut }

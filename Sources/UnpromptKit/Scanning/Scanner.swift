@@ -81,9 +81,11 @@ public struct Scanner: Sendable {
         // Stamps only: the hashes and saved state of a source are read once its stat shows it changed.
         let stamps = try ledger.checkpointStamps()
         var work: [PlannedRead] = []
-        for descriptor in descriptors {
-            for input in descriptor.inputs {
-                let (found, problems, leftOut) = discovery.sources(for: input)
+        // A descriptor none of whose sources can be here is not decoded, and one whose sources have nothing new
+        // only as far as its layout.
+        for descriptor in descriptors where discovery.mayFind(descriptor) {
+            for (index, input) in descriptor.layout.enumerated() {
+                let (found, problems, leftOut) = discovery.sources(for: input.sources)
                 report.unlistedDirectories += problems.count
                 if leftOut > 0 { report.skipped[SkipReason.notAFile, default: 0] += leftOut }
                 for problem in problems { report.note(source: 0, line: 0, problem.reason) }
@@ -99,7 +101,7 @@ public struct Scanner: Sendable {
                         report.unchanged += 1
                         continue
                     }
-                    let compiled = rules ?? CompiledInput(input, descriptor: descriptor)
+                    let compiled = rules ?? CompiledInput(descriptor.inputs[index], descriptor: descriptor)
                     rules = compiled
                     let checkpoint = stamp == nil ? nil : try ledger.checkpoint(for: key)
                     work.append(

@@ -34,12 +34,12 @@ public struct SourceDiscovery: Sendable {
         self.rootOverride = rootOverride
     }
 
-    public func sources(for input: Input) -> (sources: [DiscoveredSource], problems: [DiscoveryProblem], leftOut: Int) {
+    public func sources(for specs: [SourceSpec]) -> (sources: [DiscoveredSource], problems: [DiscoveryProblem], leftOut: Int) {
         var found: [DiscoveredSource] = []
         var problems: [DiscoveryProblem] = []
         var leftOut = 0
         var seen = Set<FileIdentity>()
-        for spec in input.sources {
+        for spec in specs {
             let roots = rootOverride.map { [$0] } ?? RootTemplate.expand(spec.root, environment: environment, home: home)
             for root in roots {
                 let (directories, listProblems) = Self.searchRoots(spec, root: root)
@@ -61,6 +61,21 @@ public struct SourceDiscovery: Sendable {
 }
 
 extension SourceDiscovery {
+    /// Whether the descriptor's sources may find a file, or something to report: false only when, for every root
+    /// they expand to, where the walk would start (or the list file) is missing, which finds nothing and reports
+    /// nothing (a root that does not exist is normal). Then the descriptor need not be decoded.
+    public func mayFind(_ descriptor: Descriptor) -> Bool {
+        if rootOverride != nil { return true }
+        for start in descriptor.starts {
+            for root in RootTemplate.expand(start.root, environment: environment, home: home) {
+                var info = stat()
+                let path = ([root] + start.below).joined(separator: "/")
+                if SystemPath.stat(path, &info) || (errno != ENOENT && errno != ENOTDIR) { return true }
+            }
+        }
+        return false
+    }
+
     /// The directories a source's glob applies below, for one expanded root: the root itself, or the
     /// directories its list file names.
     static func searchRoots(_ spec: SourceSpec, root: String) -> (directories: [String], problems: [DiscoveryProblem]) {

@@ -172,4 +172,12 @@ enum StoreSchema {
             try database.execute("PRAGMA user_version = \(UsageStore.schemaVersion)")
         }
     }
+
+    /// Indexes that change no data, only what a query reads, made when missing at every writable open: a store
+    /// gets them without an upgrade, and a version that does not know them reads and writes the store as before.
+    /// `buckets_implausible` holds the bucket rows no record could give (`UsageStore.problems`, counted by every
+    /// view): none in a sound store, so the count reads nothing instead of every row.
+    static func addIndexes(_ database: Database) throws(StoreError) {
+        try database.execute("CREATE INDEX IF NOT EXISTS buckets_implausible ON buckets (quarter) WHERE \(UsageStore.implausibleBucket)")
+    }
 }

@@ -5,14 +5,14 @@ extension UsageStore {
     /// reads no hash and no saved state (`checkpoint(for:)` reads those of a source that changed).
     public func checkpointStamps() throws(StoreError) -> [String: CheckpointStamp] {
         try locked { database throws(StoreError) in
-            let rows = try database.prepare("SELECT source_key, device, inode, size, mtime_ns FROM checkpoints").rows()
             var result: [String: CheckpointStamp] = [:]
-            result.reserveCapacity(rows.count)
-            for row in rows {
+            result.reserveCapacity(Int(try database.prepare("SELECT count(*) FROM checkpoints").rows().first?.int(0) ?? 0))
+            let stamps = try database.prepare("SELECT source_key, device, inode, size, mtime_ns FROM checkpoints")
+            try stamps.forEachRow(reading: { row in
                 result[row.text(0) ?? ""] = CheckpointStamp(
                     device: UInt64(bitPattern: row.int(1) ?? 0), inode: UInt64(bitPattern: row.int(2) ?? 0),
                     size: row.int(3) ?? 0, modifiedNanoseconds: row.int(4) ?? 0)
-            }
+            })
             return result
         }
     }

@@ -11,6 +11,22 @@ extension UsageStore {
     /// whole number, or held at `Int64.max` (a saturated sum) was written by an older version that let such a
     /// count through, or is damaged. Views still show such rows as they are; this says their totals are not exact.
     public func problems() throws(StoreError) -> [StoreProblem] {
+        let rows = try locked { database throws(StoreError) in
+            try database.prepare("SELECT count(*) FROM buckets WHERE \(Self.implausibleBucket)").rows().first?.int(0) ?? 0
+        }
+        guard rows > 0 else { return [] }
+        return [
+            StoreProblem(
+                message:
+                    "\(rows) bucket row\(rows == 1 ? " holds" : "s hold") counts no record could give (over \(TokenCounts.recordCeiling) tokens a record, negative, not whole, or a sum held at its largest value): written by an older version or damaged; the totals that include them are shown as they are, and are not exact"
+            )
+        ]
+    }
+
+    /// A bucket row `problems()` counts. Also the condition of the index `buckets_implausible` (`StoreSchema`), which
+    /// holds only such rows, so that counting them reads no other row: SQLite takes the index only for a query
+    /// that writes its condition as the index does, so both are this text.
+    static let implausibleBucket: String = {
         let columns = [
             "input", "cache_read", "cache_write_5m", "cache_write_1h", "cache_write_12h", "output", "reasoning", "web_search",
             "web_fetch",
@@ -21,17 +37,6 @@ extension UsageStore {
             OR \(column) > events * \(TokenCounts.recordCeiling)
             """
         }.joined(separator: " OR ")
-        let rows = try locked { database throws(StoreError) in
-            try database.prepare(
-                "SELECT count(*) FROM buckets WHERE typeof(events) != 'integer' OR events < 0 OR \(implausible)"
-            ).rows().first?.int(0) ?? 0
-        }
-        guard rows > 0 else { return [] }
-        return [
-            StoreProblem(
-                message:
-                    "\(rows) bucket row\(rows == 1 ? " holds" : "s hold") counts no record could give (over \(TokenCounts.recordCeiling) tokens a record, negative, not whole, or a sum held at its largest value): written by an older version or damaged; the totals that include them are shown as they are, and are not exact"
-            )
-        ]
-    }
+        return "typeof(events) != 'integer' OR events < 0 OR \(implausible)"
+    }()
 }

@@ -86,6 +86,7 @@ public final class UsageStore: Sendable {
                 try database.execute("PRAGMA journal_mode=WAL")
                 try database.execute("PRAGMA synchronous=NORMAL")
                 if version < UsageStore.schemaVersion { try Self.upgrade(database, from: version, path: path) }
+                try StoreSchema.addIndexes(database)
             } catch {
                 throw StoreDirectory.cannotWrite(storePath: path).map { StoreError(message: $0, busy: false) } ?? error
             }

@@ -41,7 +41,7 @@ enum SystemPath {
     /// The bytes a path stands for.
     static func bytes(_ path: String) -> [UInt8] {
         // An escape scalar is encoded F4 8F BE/BF xx: a path without 0xF4 is its own UTF-8.
-        guard path.utf8.contains(0xF4) else { return Array(path.utf8) }
+        guard mayHoldEscapes(path) else { return Array(path.utf8) }
         var bytes: [UInt8] = []
         for scalar in path.unicodeScalars {
             if escapes.contains(scalar.value) {
@@ -53,9 +53,17 @@ enum SystemPath {
         return bytes
     }
 
+    /// Whether the path holds a byte 0xF4, which every escape scalar's UTF-8 starts with: `memchr` over the string's
+    /// storage, since every path a scan finds, stats and hashes is asked this.
+    private static func mayHoldEscapes(_ path: String) -> Bool {
+        path.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.baseAddress.map { memchr($0, 0xF4, bytes.count) != nil } ?? false
+        } ?? path.utf8.contains(0xF4)
+    }
+
     /// Calls `body` with the path as the system spells it, NUL-terminated.
     static func withCString<T>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> T) rethrows -> T {
-        guard path.utf8.contains(0xF4) else { return try path.withCString(body) }
+        guard mayHoldEscapes(path) else { return try path.withCString(body) }
         var terminated = bytes(path)
         terminated.append(0)
         return try terminated.withUnsafeBytes { try body($0.baseAddress!.assumingMemoryBound(to: CChar.self)) }

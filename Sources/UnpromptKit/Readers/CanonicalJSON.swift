@@ -100,11 +100,12 @@ struct KeyHasher {
     }
 
     mutating func combine(_ value: FieldValue) {
-        guard case .composite(let ref, let parser) = value else {
+        guard case .composite(let ref, let reference) = value else {
             value.hash(into: &canonical)
             value.hash(into: &asWritten)
             return
         }
+        let parser = reference.parser
         var text: [UInt8] = []
         CanonicalJSON.write(ref, parser, into: &text)
         text.withUnsafeBytes { canonical.combine($0) }

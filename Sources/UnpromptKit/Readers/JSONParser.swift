@@ -85,15 +85,18 @@ public final class JSONParser {
     public static var padding: Int { ujson_padding() }
 
     private let raw: OpaquePointer
+    // The state below is read for every value of every record. A parser is used by one thread, and none of its
+    // methods calls back into it while it changes this state, so the exclusivity of each access is checked at
+    // compile time only: the run-time check cost more than the reading itself.
     /// Incremented by each parse, so refs from older documents are detected.
-    private var generation: UInt32 = 0
+    @exclusivity(unchecked) private var generation: UInt32 = 0
     /// Values found by the last `extract`, one per path of its set.
-    private var extracted: [ujson_value] = []
+    @exclusivity(unchecked) private var extracted: [ujson_value] = []
     /// Bytes of invalid UTF-8 replaced in the current document (`parseLog`).
-    private var replacedBytes = 0
+    @exclusivity(unchecked) private var replacedBytes = 0
     /// A string value of the current document holding a replaced byte has been read (`parseLog`) since the parse
     /// or the last `forgetReadReplacedText`.
-    public private(set) var readReplacedText = false
+    @exclusivity(unchecked) public private(set) var readReplacedText = false
 
     /// Starts noting afresh which values were read: before each record of a document is read.
     public func forgetReadReplacedText() { readReplacedText = false }

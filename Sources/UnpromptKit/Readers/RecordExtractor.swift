@@ -75,6 +75,10 @@ struct RecordExtractor {
         root: JSONRef, parser: JSONParser, line: Int, state: inout SourceState, into result: inout SourceReadResult,
         siblings: SiblingValues? = nil, damage: JournalDamage? = nil
     ) {
+        guard input.usesPatterns else {
+            apply(root: root, parser: parser, line: line, state: &state, into: &result, siblings: siblings, damage: damage)
+            return
+        }
         overrun.happened = false
         // Counts, not copies, of what only grows: holding the arrays would copy them on every line.
         let before = (
@@ -169,7 +173,7 @@ struct RecordExtractor {
                 parser.forgetReadReplacedText()
                 let c = elementContext(rule, parser, root, root, nil, state.variables)
                 if rule.match.allHold(in: c) {
-                    if !refused(JSONPointer([]), nil) {
+                    if damage == nil || !refused(JSONPointer([]), nil) {
                         readRecord(rule, c, line: line, state: &state, into: &result, siblings: siblings)
                     }
                     return
@@ -211,8 +215,8 @@ struct RecordExtractor {
         into result: inout SourceReadResult, siblings: SiblingValues?
     ) {
         result.records += 1
-        if let skip = rule.skip.first(where: { $0.when.allHold(in: context) }) {
-            result.skip(skip.reason, line: line)
+        for index in rule.skip.indices where rule.skip[index].when.allHold(in: context) {
+            result.skip(rule.skip[index].reason, line: line)
             return
         }
         // After the descriptor's own skips, which may name what such a record is (Cursor's cut-short bubbles).
@@ -231,8 +235,20 @@ struct RecordExtractor {
             }
             return
         }
-        var context = context
-        if let siblings { context.variables = siblings.applied(to: context.variables, at: time) }
+        guard let siblings else {
+            count(rule, context, time: time, timeValue: timeValue, line: line, state: &state, into: &result)
+            return
+        }
+        var withSiblings = context
+        withSiblings.variables = siblings.applied(to: context.variables, at: time)
+        count(rule, withSiblings, time: time, timeValue: timeValue, line: line, state: &state, into: &result)
+    }
+
+    /// The rest of `readRecord`, once the record's time is known.
+    private func count(
+        _ rule: CompiledRecord, _ context: RecordContext, time: Int64, timeValue: FieldValue, line: Int,
+        state: inout SourceState, into result: inout SourceReadResult
+    ) {
         guard var raw = readTokens(rule.tokens, context) else {
             result.skip(SkipReason.badValue, line: line, problem: true)
             return
@@ -247,7 +263,7 @@ struct RecordExtractor {
             if rule.cumulativeCost { raw.cost = amount }
         }
         if rule.cumulative {
-            let key = rule.cumulativeKey.map { $0.resolve(in: context)?.text ?? "" }.joined(separator: "\u{1F}")
+            let key = rule.cumulativeKey.isEmpty ? "" : rule.cumulativeKey.map { $0.resolve(in: context)?.text ?? "" }.joined(separator: "\u{1F}")
             if raw.isAbsent {
                 guard let fallback = rule.fallbackTokens, let delta = readTokens(fallback, context), !delta.isAbsent else {
                     skipNoUsage(rule, context, line: line, into: &result)
@@ -292,7 +308,7 @@ struct RecordExtractor {
             result.skip(SkipReason.badValue, line: line, problem: true)
             return
         }
-        let model = rule.model?.resolve(in: context).map { modelCache.sanitized($0.text) } ?? ModelID.unknown
+        let model = rule.model?.resolve(in: context).map { modelCache.sanitized($0) } ?? ModelID.unknown
         let identity = identity(rule, context)
         let alias = alias(rule, context)
         let checkAlias = !rule.aliasKey.isEmpty && rule.aliasCheck.allHold(in: context)
@@ -367,11 +383,17 @@ struct RecordExtractor {
     /// The record's server-tool calls, or nil when a count field holds something that is not a count.
     private func serverTools(_ spec: CompiledDimensions, _ context: RecordContext) -> ServerToolCounts? {
         var counts = ServerToolCounts()
-        for (addends, path) in [(spec.webSearch, \ServerToolCounts.webSearch), (spec.webFetch, \.webFetch)] {
-            guard let addends else { continue }
+        if let addends = spec.webSearch {
             switch readCount(addends, context) {
-            case .absent: continue
-            case .count(let count): counts[keyPath: path] = count
+            case .absent: break
+            case .count(let count): counts.webSearch = count
+            case .invalid: return nil
+            }
+        }
+        if let addends = spec.webFetch {
+            switch readCount(addends, context) {
+            case .absent: break
+            case .count(let count): counts.webFetch = count
             case .invalid: return nil
             }
         }
@@ -382,7 +404,7 @@ struct RecordExtractor {
     private func readTokens(_ tokens: CompiledTokens, _ context: RecordContext) -> RawTokens? {
         var raw = RawTokens()
         var valid = true
-        func read(_ addends: [CompiledAddend]?) -> Int64? {
+        func read(_ addends: CompiledCount?) -> Int64? {
             guard let addends else { return nil }
             switch readCount(addends, context) {
             case .absent: return nil
@@ -412,7 +434,7 @@ struct RecordExtractor {
     /// The sum of a count field's present addends (every element's, for a path through arrays); absent when all
     /// are absent; invalid when one is present but not a count, or the sum is above what one record may count
     /// (`TokenCounts.recordCeiling`).
-    private func readCount(_ addends: [CompiledAddend], _ context: RecordContext) -> CountRead {
+    private func readCount(_ count: CompiledCount, _ context: RecordContext) -> CountRead {
         var sum: Int64?
         var invalid = false
         func add(_ found: FieldValue) -> Bool {
@@ -428,7 +450,13 @@ struct RecordExtractor {
             sum = next
             return true
         }
-        for addend in addends {
+        if let slots = count.slots {
+            for slot in slots {
+                if let found = context.extracted(slot), !found.isNull, !add(found) { return .invalid }
+            }
+            return sum.map { .count($0) } ?? .absent
+        }
+        for addend in count.addends {
             switch addend {
             case .value(let value):
                 if let found = value.resolve(in: context), !add(found) { return .invalid }
@@ -498,13 +526,11 @@ struct RecordExtractor {
     /// The record's alias: a hash apart from every identity (salted), or nil when its values are absent.
     private func alias(_ rule: CompiledRecord, _ context: RecordContext) -> Identity? {
         guard !rule.aliasKey.isEmpty else { return nil }
-        let values = rule.aliasKey.map { $0.resolve(in: context) }
-        guard values.allSatisfy({ $0 != nil }) else { return nil }
         var hasher = KeyHasher()
         hasher.combine(input.identitySpace)
         hasher.combine("alias")
         hashScope(rule.identityScope, into: &hasher)
-        for value in values { hasher.combine(value!) }
+        guard combine(rule.aliasKey, context, into: &hasher) else { return nil }
         return hasher.finalize().identity
     }
 
@@ -530,14 +556,21 @@ struct RecordExtractor {
     /// The identity older versions gave the record, from the descriptor's `former` key, hashed as they did (an
     /// object as its bytes); nil when that key is incomplete.
     private func formerIdentity(_ rule: CompiledRecord, _ context: RecordContext) -> Identity? {
-        let values = rule.formerKey.map { $0.resolve(in: context) }
-        guard values.allSatisfy({ $0 != nil }) else { return nil }
         var hasher = KeyHasher()
         hasher.combine(input.identitySpace)
         hashScope(rule.formerScope, into: &hasher)
-        for value in values { hasher.combine(value!) }
+        guard combine(rule.formerKey, context, into: &hasher) else { return nil }
         let (identity, asWritten) = hasher.finalize()
         return asWritten ?? identity
+    }
+
+    /// Hashes the values of a key in order; false when one is absent (the hash is then of no use).
+    private func combine(_ key: [CompiledValue], _ context: RecordContext, into hasher: inout KeyHasher) -> Bool {
+        for value in key {
+            guard let found = value.resolve(in: context) else { return false }
+            hasher.combine(found)
+        }
+        return true
     }
 
     /// The record's identity from the descriptor's key (or fallback). A record with neither is named by
@@ -549,12 +582,10 @@ struct RecordExtractor {
         _ rule: CompiledRecord, _ context: RecordContext
     ) -> (value: Identity, legacy: Identity?, fromKey: Bool) {
         for key in [rule.identityKey, rule.identityFallback] where !key.isEmpty {
-            let values = key.map { $0.resolve(in: context) }
-            guard values.allSatisfy({ $0 != nil }) else { continue }
             var hasher = KeyHasher()
             hasher.combine(input.identitySpace)
             hashScope(rule.identityScope, into: &hasher)
-            for value in values { hasher.combine(value!) }
+            guard combine(key, context, into: &hasher) else { continue }
             let (identity, legacy) = hasher.finalize()
             return (identity, rule.formerKey.isEmpty ? legacy : formerIdentity(rule, context), true)
         }
@@ -563,10 +594,10 @@ struct RecordExtractor {
         hasher.combine("content")
         // The whole line, and for a selected element its entry key and the element: two equal elements of
         // different lines (other timestamps, other sessions) stay two records.
-        FieldValue.composite(context.root, context.parser).hash(into: &hasher)
+        FieldValue.composite(context.root, ParserReference(context.parser)).hash(into: &hasher)
         if context.element != context.root {
             hasher.combine(context.entryKey ?? "")
-            FieldValue.composite(context.element, context.parser).hash(into: &hasher)
+            FieldValue.composite(context.element, ParserReference(context.parser)).hash(into: &hasher)
         }
         return (hasher.finalize(), nil, false)
     }
@@ -575,47 +606,63 @@ struct RecordExtractor {
         _ rule: CompiledLimit, _ context: RecordContext, line: Int, into result: inout SourceReadResult
     ) {
         // A window is read when its used percent is present; a line with none holds no reading.
-        let readings = rule.windows.compactMap { window in
-            window.usedPercent?.resolve(in: context)?.double.map { (window, $0) }
-        }
-        guard !readings.isEmpty else { return }
-        let logged = rule.time.flatMap { spec in
-            spec.value.resolve(in: context).flatMap { TimeParsing.milliseconds($0, format: spec.format, timeZone: timeZone) }
-        }
-        guard let time = rule.time == nil ? readAt : logged else {
-            result.skip(SkipReason.badLimitTime, line: line, problem: true)
-            return
-        }
-        let samples = readings.map { window, used in
-            var resetsAt = window.resetsAt.flatMap { at in
-                at.value.resolve(in: context).flatMap { TimeParsing.milliseconds($0, format: at.format, timeZone: timeZone) }
+        let before = result.limits.count
+        var time: Int64?
+        for window in rule.windows {
+            guard let used = window.usedPercent?.resolve(in: context)?.double else { continue }
+            if time == nil {
+                let logged = rule.time.flatMap { spec in
+                    spec.value.resolve(in: context).flatMap { TimeParsing.milliseconds($0, format: spec.format, timeZone: timeZone) }
+                }
+                time = rule.time == nil ? readAt : logged
+                guard time != nil else {
+                    result.skip(SkipReason.badLimitTime, line: line, problem: true)
+                    return
+                }
             }
-            if resetsAt == nil, let seconds = window.resetsIn?.resolve(in: context)?.double, seconds.isFinite {
-                resetsAt = time + Int64((seconds * 1000).rounded())
-            }
-            let minutes = window.windowMinutes?.resolve(in: context)?.count
-            return LimitSample(
-                tool: input.tool, time: time, window: minutes.flatMap { window.namesByMinutes[$0] } ?? window.name,
-                usedPercent: used, windowMinutes: minutes, resetsAt: resetsAt)
+            result.limits.append(sample(window, used: used, at: time!, context))
         }
         // As for a record: bytes that are not UTF-8 spoil a reading only when it was read from them.
-        if context.parser.readReplacedText {
+        if time != nil, context.parser.readReplacedText {
+            result.limits.removeSubrange(before...)
             result.skip(SkipReason.malformedJSON, line: line, problem: true)
-            return
         }
-        result.limits += samples
+    }
+
+    private func sample(_ window: CompiledWindow, used: Double, at time: Int64, _ context: RecordContext) -> LimitSample {
+        var resetsAt = window.resetsAt.flatMap { at in
+            at.value.resolve(in: context).flatMap { TimeParsing.milliseconds($0, format: at.format, timeZone: timeZone) }
+        }
+        if resetsAt == nil, let seconds = window.resetsIn?.resolve(in: context)?.double, seconds.isFinite {
+            resetsAt = time + Int64((seconds * 1000).rounded())
+        }
+        let minutes = window.windowMinutes?.resolve(in: context)?.count
+        return LimitSample(
+            tool: input.tool, time: time, window: minutes.flatMap { window.namesByMinutes[$0] } ?? window.name,
+            usedPercent: used, windowMinutes: minutes, resetsAt: resetsAt)
     }
 }
 
-/// The last model id seen and its sanitized form: a source names the same model record after record.
+/// The last model id seen and its sanitized form: a source names the same model record after record, so its
+/// bytes are compared, and the id is read into a string and sanitized only when they change.
 private final class ModelCache {
-    private var raw = ""
-    private var clean = ModelID.unknown
+    // One reader's thread, record after record: checked for exclusive access at compile time only.
+    @exclusivity(unchecked) private var raw: [UInt8] = []
+    @exclusivity(unchecked) private var clean = ModelID.unknown
 
-    func sanitized(_ text: String) -> String {
-        if text != raw {
-            raw = text
-            clean = ModelID.sanitize(text)
+    func sanitized(_ value: FieldValue) -> String {
+        if case .bytes(let bytes) = value { return sanitized(bytes) }
+        var text = value.text
+        return text.withUTF8 { sanitized(UnsafeRawBufferPointer($0)) }
+    }
+
+    private func sanitized(_ bytes: UnsafeRawBufferPointer) -> String {
+        let same = raw.withUnsafeBytes { known in
+            known.count == bytes.count && (bytes.isEmpty || memcmp(known.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+        }
+        if !same {
+            raw = Array(bytes)
+            clean = ModelID.sanitize(String(decoding: bytes, as: UTF8.self))
         }
         return clean
     }

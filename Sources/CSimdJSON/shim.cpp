@@ -6,6 +6,9 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -22,6 +25,14 @@ struct ujson_parser {
     // Reused by ujson_minify so minifying allocates only when the text outgrows it. This is the
     // builder behind simdjson::minify; it sits in simdjson::internal (3.0 through current 3.x).
     simdjson::internal::string_builder<> minified;
+    // Reused by ujson_canonical: the text, and the entries of the objects being written, innermost last.
+    std::string canonical;
+    struct Entry {
+        std::string_view key;
+        element value;
+        size_t order;
+    };
+    std::vector<Entry> entries;
 };
 
 namespace {
@@ -138,6 +149,98 @@ void walk(ujson_parser *p, const ujson_paths *paths, size_t node, element e, ujs
             if (arrayIndex(child.first, &index) && !array.at(index).get(item)) walk(p, paths, child.second, item, out);
         }
     }
+}
+
+}  // namespace
+
+namespace {
+
+/// The canonical text of a string's bytes: escaped only where JSON requires, short escapes where JSON has them.
+void canonicalString(std::string &out, std::string_view text) {
+    static const char hex[] = "0123456789abcdef";
+    out.push_back('"');
+    size_t plain = 0;  // text[plain ..< i] is written as it is, in one append
+    for (size_t i = 0; i < text.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x20 && c != '"' && c != '\\') continue;
+        out.append(text.data() + plain, i - plain);
+        plain = i + 1;
+        switch (c) {
+        case '"': out.append("\\\""); break;
+        case '\\': out.append("\\\\"); break;
+        case 0x08: out.append("\\b"); break;
+        case 0x0C: out.append("\\f"); break;
+        case 0x0A: out.append("\\n"); break;
+        case 0x0D: out.append("\\r"); break;
+        case 0x09: out.append("\\t"); break;
+        default:
+            out.append("\\u00");
+            out.push_back(hex[c >> 4]);
+            out.push_back(hex[c & 0xF]);
+        }
+    }
+    out.append(text.data() + plain, text.size() - plain);
+    out.push_back('"');
+}
+
+template <class Integer> void canonicalInteger(std::string &out, Integer value) {
+    char digits[24];
+    auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+    out.append(digits, size_t(end - digits));
+}
+
+/// Writes the canonical text of `e`; false when it holds a number only Swift writes (see ujson_canonical).
+bool canonical(ujson_parser *p, element e) {
+    std::string &out = p->canonical;
+    switch (e.type()) {
+    case element_type::NULL_VALUE: out.append("null"); return true;
+    case element_type::BOOL: out.append(e.get_bool().value_unsafe() ? "true" : "false"); return true;
+    case element_type::INT64: canonicalInteger(out, e.get_int64().value_unsafe()); return true;
+    case element_type::UINT64: canonicalInteger(out, e.get_uint64().value_unsafe()); return true;
+    case element_type::DOUBLE: {
+        const double d = e.get_double().value_unsafe();
+        if (!(d == std::nearbyint(d) && std::fabs(d) < 9007199254740992.0)) return false;
+        canonicalInteger(out, int64_t(d));
+        return true;
+    }
+    case element_type::STRING: canonicalString(out, e.get_string().value_unsafe()); return true;
+    case element_type::ARRAY: {
+        out.push_back('[');
+        bool first = true;
+        for (element item : e.get_array().value_unsafe()) {
+            if (!first) out.push_back(',');
+            first = false;
+            if (!canonical(p, item)) return false;
+        }
+        out.push_back(']');
+        return true;
+    }
+    case element_type::OBJECT: {
+        // This object's entries go after those of the objects that hold it, and are taken off when it is written.
+        const size_t start = p->entries.size();
+        size_t order = 0;
+        for (auto field : e.get_object().value_unsafe()) p->entries.push_back({field.key, field.value, order++});
+        // By key bytes, a prefix first; equal keys in document order, so the first of a repeated key comes first.
+        std::sort(p->entries.begin() + start, p->entries.end(), [](const auto &a, const auto &b) {
+            return a.key != b.key ? a.key < b.key : a.order < b.order;
+        });
+        out.push_back('{');
+        bool ok = true;
+        for (size_t i = start; ok && i < p->entries.size(); ++i) {
+            if (i > start) {
+                if (p->entries[i].key == p->entries[i - 1].key) continue;
+                out.push_back(',');
+            }
+            canonicalString(out, p->entries[i].key);
+            out.push_back(':');
+            ok = canonical(p, p->entries[i].value);
+        }
+        p->entries.resize(start);
+        out.push_back('}');
+        return ok;
+    }
+    }
+    return false;
 }
 
 }  // namespace
@@ -342,6 +445,17 @@ int ujson_object_entries(ujson_parser *p, uint32_t handle, uint32_t *first, size
         }
         *count = p->keys.size();
         *keys = p->keys.data();
+        return 0;
+    });
+}
+
+int ujson_canonical(ujson_parser *p, uint32_t handle, ujson_string *out) {
+    return guarded([&] {
+        if (handle >= p->handles.size()) return int(simdjson::OUT_OF_BOUNDS);
+        p->canonical.clear();
+        p->entries.clear();
+        if (!canonical(p, p->handles[handle])) return UJSON_NOT_CANONICAL;
+        *out = {p->canonical.data(), p->canonical.size()};
         return 0;
     });
 }

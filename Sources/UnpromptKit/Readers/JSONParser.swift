@@ -254,6 +254,16 @@ public final class JSONParser {
         return body(bytes(out))
     }
 
+    /// Calls `body` with the canonical JSON text of `ref` (`CanonicalJSON`), valid only during `body`; nil, without
+    /// calling it, when `ref` holds a number with a fraction, whose shortest text is Swift's to write.
+    func withCanonicalJSON<R>(of ref: JSONRef, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
+        var out = ujson_string()
+        let code = ujson_canonical(raw, handle(ref), &out)
+        if code == UJSON_NOT_CANONICAL { return nil }
+        check(code)
+        return body(bytes(out))
+    }
+
     private func handle(_ ref: JSONRef) -> UInt32 {
         precondition(ref.generation == generation, "JSONRef used after its parser parsed another document")
         return ref.handle

@@ -26,11 +26,16 @@ extension LimitSample {
     /// The latest reading of each tool's window (the later sample wins a tie), sorted by tool and window.
     /// Limit readings are gauges, and Codex repeats them on every token count: only the latest matters.
     public static func latestPerWindow(_ samples: [LimitSample]) -> [LimitSample] {
-        var latest: [String: LimitSample] = [:]
+        // A tool has a few windows, and Codex repeats them on every line: the latest are found by comparing names
+        // with the few kept, without building a key for every sample.
+        var latest: [LimitSample] = []
         for sample in samples {
-            let key = sample.tool + "\u{1F}" + sample.window
-            if (latest[key]?.time ?? Int64.min) <= sample.time { latest[key] = sample }
+            if let index = latest.firstIndex(where: { $0.tool == sample.tool && $0.window == sample.window }) {
+                if latest[index].time <= sample.time { latest[index] = sample }
+            } else {
+                latest.append(sample)
+            }
         }
-        return latest.values.sorted { ($0.tool, $0.window) < ($1.tool, $1.window) }
+        return latest.sorted { ($0.tool, $0.window) < ($1.tool, $1.window) }
     }
 }

@@ -363,11 +363,14 @@ final class CompiledRecord: Sendable {
     let index: Int
     /// The token paths as written (below `tokens_at`), for the dry run's `no-usage` warning.
     let tokenPaths: [FieldPath]
+    /// The same, for its `near-miss` warning.
+    let nearMissPaths: NearMiss.Paths
 
     init(_ rule: RecordRule, index: Int, _ compiler: RuleCompiler) {
         let scope = RuleCompiler.Scope(fromLine: rule.select == nil, decode: rule.decode)
         self.index = index
         tokenPaths = Self.tokenPaths(of: rule)
+        nearMissPaths = NearMiss.Paths(tokenPaths)
         name = rule.name
         match = rule.match.map { compiler.condition($0, scope: scope) }
         select = rule.select

@@ -324,10 +324,12 @@ struct RecordExtractor {
                 keep: identity.fromKey ? rule.keep : .first,
                 alias: alias, checkAlias: checkAlias, aliasOwner: rule.aliasGroup.map(aliasGroup),
                 estimated: rule.estimated, dimensions: dimensions(rule.dimensions, context), serverTools: serverTools))
-        result.diagnostics.update(rule: rule.index) { $0.note(time: time, number: timeValue.double) }
+        // A time read in a calendar format is text with dashes, never a number: it is not read as one.
+        let number = rule.time.format == .iso8601 || rule.time.format == .local ? nil : timeValue.double
+        result.diagnostics.update(rule: rule.index) { $0.note(time: time, number: number) }
         // Decoded fields live in other parsers: their paths are not looked at.
         if rule.decode.isEmpty, !result.diagnostics.rules[rule.index].nearMissesChecked {
-            let misses = NearMiss.find(rule.tokenPaths, in: context)
+            let misses = NearMiss.find(rule.nearMissPaths, in: context)
             result.diagnostics.update(rule: rule.index) {
                 $0.nearMissesChecked = true
                 $0.nearMisses = misses

@@ -312,12 +312,24 @@ final class CompiledTokens: Sendable {
 
 /// The `dimensions:` block, its paths under `tokens_at`.
 final class CompiledDimensions: Sendable {
-    let speed, tier, region: (value: CompiledValue, map: MappedValue)?
+    /// A dimension's value, and the map from what the log writes to the dimension's case: one reference, where a
+    /// pair of them would be copied and counted record by record.
+    final class Mapped: Sendable {
+        let value: CompiledValue
+        let map: MappedValue
+
+        init(value: CompiledValue, map: MappedValue) {
+            self.value = value
+            self.map = map
+        }
+    }
+
+    let speed, tier, region: Mapped?
     let webSearch, webFetch: CompiledCount?
 
     init(_ spec: DimensionSpec, under base: FieldPath?, _ compiler: RuleCompiler, scope: RuleCompiler.Scope) {
-        func mapped(_ spec: MappedValue?) -> (value: CompiledValue, map: MappedValue)? {
-            spec.map { (compiler.value($0.value, under: base, scope: scope), $0) }
+        func mapped(_ spec: MappedValue?) -> Mapped? {
+            spec.map { Mapped(value: compiler.value($0.value, under: base, scope: scope), map: $0) }
         }
         speed = mapped(spec.speed)
         tier = mapped(spec.tier)

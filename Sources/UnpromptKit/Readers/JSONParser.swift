@@ -274,6 +274,7 @@ public final class JSONParser {
         if code != 0 { fatalError("JSONParser: \(String(cString: ujson_error_message(code)))") }
     }
 
+    @inline(__always)
     private func convert(_ v: ujson_value) -> JSONValue? {
         switch v.kind {
         case UJSON_NULL: .null

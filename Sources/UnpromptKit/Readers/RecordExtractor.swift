@@ -373,7 +373,7 @@ struct RecordExtractor {
 
     /// Each dimension the record states, through the descriptor's map; nil for one it does not state.
     private func dimensions(_ spec: CompiledDimensions, _ context: RecordContext) -> PriceDimensions {
-        func read<D: StoredDimension>(_ field: (value: CompiledValue, map: MappedValue)?, as type: D.Type) -> D? {
+        func read<D: StoredDimension>(_ field: CompiledDimensions.Mapped?, as type: D.Type) -> D? {
             guard let field, let found = field.value.resolve(in: context) else { return nil }
             return field.map.resolve(found.text, as: type)
         }
@@ -645,12 +645,13 @@ struct RecordExtractor {
     }
 }
 
-/// The last model id seen and its sanitized form: a source names the same model record after record, so its
-/// bytes are compared, and the id is read into a string and sanitized only when they change.
+/// The last few model ids read and their sanitized forms: a source names the same model record after record, or
+/// alternates between a few (a main model and a smaller one for side tasks), so an id's bytes are compared with
+/// them, and it is read into a string and sanitized only when it is none of them.
 private final class ModelCache {
+    private static let capacity = 4
     // One reader's thread, record after record: checked for exclusive access at compile time only.
-    @exclusivity(unchecked) private var raw: [UInt8] = []
-    @exclusivity(unchecked) private var clean = ModelID.unknown
+    @exclusivity(unchecked) private var entries: [(raw: [UInt8], clean: String)] = []
 
     func sanitized(_ value: FieldValue) -> String {
         if case .bytes(let bytes) = value { return sanitized(bytes) }
@@ -659,13 +660,15 @@ private final class ModelCache {
     }
 
     private func sanitized(_ bytes: UnsafeRawBufferPointer) -> String {
-        let same = raw.withUnsafeBytes { known in
-            known.count == bytes.count && (bytes.isEmpty || memcmp(known.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+        for index in entries.indices {
+            let same = entries[index].raw.withUnsafeBytes { known in
+                known.count == bytes.count && (bytes.isEmpty || memcmp(known.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+            }
+            if same { return entries[index].clean }
         }
-        if !same {
-            raw = Array(bytes)
-            clean = ModelID.sanitize(String(decoding: bytes, as: UTF8.self))
-        }
+        let clean = ModelID.sanitize(String(decoding: bytes, as: UTF8.self))
+        if entries.count == Self.capacity { entries.removeFirst() }
+        entries.append((Array(bytes), clean))
         return clean
     }
 }

@@ -26,14 +26,16 @@ enum FieldValue {
 struct ParserReference {
     unowned(unsafe) let parser: JSONParser
 
-    init(_ parser: JSONParser) { self.parser = parser }
+    @inline(__always)
+    init(_ parser: __shared JSONParser) { self.parser = parser }
 }
 
 /// Reads values out of one record: the element being read, the line or document it came from, carried
 /// values and the key of a selected object entry. It borrows the parsers, and is only valid until they parse again.
 struct RecordContext {
-    /// Not counted (`ParserReference`): a context lives within one call that holds its parser.
-    unowned(unsafe) let parser: JSONParser
+    /// Not counted (`ParserReference`): a context lives within one call that holds its parser. Values are read
+    /// through `withParser`, which calls into it without counting either.
+    private let parserReference: Unmanaged<JSONParser>
     let root: JSONRef
     let element: JSONRef
     let entryKey: String?
@@ -47,24 +49,46 @@ struct RecordContext {
     /// Told when a pattern of a value or condition used up its work (`BoundedMatch`); not counted, as `parser`.
     unowned(unsafe) var overrun: PatternOverrun?
 
+    init(
+        parser: JSONParser, root: JSONRef, element: JSONRef, entryKey: String?, variables: [String: String],
+        decoded: [(JSONParser, JSONRef)?], overrun: PatternOverrun?
+    ) {
+        parserReference = .passUnretained(parser)
+        self.root = root
+        self.element = element
+        self.entryKey = entryKey
+        self.variables = variables
+        self.decoded = decoded
+        self.overrun = overrun
+    }
+
+    var parser: JSONParser { parserReference.takeUnretainedValue() }
+
+    /// Calls `body` with the parser, counting no reference to it: what reads every value goes through this.
+    @inline(__always)
+    func withParser<R>(_ body: (JSONParser) -> R) -> R { parserReference._withUnsafeGuaranteedRef(body) }
+
     func lookup(_ path: CompiledPath) -> FieldValue? {
         if let decodedPath = path.decoded {
             guard let (inner, ref) = decoded[decodedPath.index] else { return nil }
             return inner.value(at: decodedPath.inner, in: ref).map { FieldValue($0, inner) }
         }
         if let slot = path.slot { return extracted(slot) }
-        return parser.value(at: path.pointer, in: path.fromRoot ? root : element).map { FieldValue($0, parser) }
+        return withParser { parser in
+            parser.value(at: path.pointer, in: path.fromRoot ? root : element).map { FieldValue($0, parser) }
+        }
     }
 
     /// The value of a path read from the line's root (`CompiledPath.slot`).
     @inline(__always)
     func extracted(_ slot: Int) -> FieldValue? {
-        parser.extractedValue(slot).map { FieldValue($0, parser) }
+        withParser { parser in parser.extractedValue(slot).map { FieldValue($0, parser) } }
     }
 }
 
 extension FieldValue {
-    init(_ value: JSONValue, _ parser: JSONParser) {
+    @inline(__always)
+    init(_ value: JSONValue, _ parser: __shared JSONParser) {
         switch value {
         case .null: self = .null
         case .bool(let b): self = .bool(b)

@@ -9,13 +9,15 @@ import Foundation
 /// except the five short escapes). Numbers: integers in decimal; a float with no fraction below 2^53 as the
 /// integer; any other float as Swift's shortest round-trip text. No whitespace.
 enum CanonicalJSON {
-    /// Calls `body` with the canonical text of `ref`, valid only during `body`: written by the JSON shim, or here
-    /// when `ref` holds a number with a fraction.
-    static func withText<R>(of ref: JSONRef, _ parser: JSONParser, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+    /// Calls `body` with the canonical text of `ref` and its minified text, valid only during `body`: written by
+    /// the JSON shim, or the canonical text here when `ref` holds a number with a fraction.
+    static func withTexts<R>(
+        of ref: JSONRef, _ parser: JSONParser, _ body: (_ canonical: UnsafeRawBufferPointer, _ minified: UnsafeRawBufferPointer) -> R
+    ) -> R {
         if let result = parser.withCanonicalJSON(of: ref, body) { return result }
         var text: [UInt8] = []
         write(ref, parser, into: &text)
-        return text.withUnsafeBytes(body)
+        return text.withUnsafeBytes { canonical in parser.withMinifiedJSON(of: ref) { body(canonical, $0) } }
     }
 
     /// Appends the canonical text of `ref` to `out`.
@@ -114,15 +116,12 @@ struct KeyHasher {
             if asWritten != nil { value.hash(into: &asWritten!) }
             return
         }
-        let parser = reference.parser
         let before = canonical
-        CanonicalJSON.withText(of: ref, parser) { text in
+        CanonicalJSON.withTexts(of: ref, reference.parser) { text, minified in
             canonical.combine(text)
-            parser.withMinifiedJSON(of: ref) { minified in
-                let same = minified.count == text.count && (text.isEmpty || memcmp(minified.baseAddress!, text.baseAddress!, text.count) == 0)
-                if asWritten == nil, !same { asWritten = before }
-                asWritten?.combine(minified)
-            }
+            let same = minified.count == text.count && (text.isEmpty || memcmp(minified.baseAddress!, text.baseAddress!, text.count) == 0)
+            if asWritten == nil, !same { asWritten = before }
+            asWritten?.combine(minified)
         }
     }
 

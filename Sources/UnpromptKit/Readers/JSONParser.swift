@@ -254,14 +254,18 @@ public final class JSONParser {
         return body(bytes(out))
     }
 
-    /// Calls `body` with the canonical JSON text of `ref` (`CanonicalJSON`), valid only during `body`; nil, without
-    /// calling it, when `ref` holds a number with a fraction, whose shortest text is Swift's to write.
-    func withCanonicalJSON<R>(of ref: JSONRef, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
-        var out = ujson_string()
-        let code = ujson_canonical(raw, handle(ref), &out)
+    /// Calls `body` with the canonical JSON text of `ref` (`CanonicalJSON`) and its minified text (`withMinifiedJSON`),
+    /// valid only during `body`; nil, without calling it, when `ref` holds a number with a fraction, whose shortest
+    /// text is Swift's to write.
+    func withCanonicalJSON<R>(
+        of ref: JSONRef, _ body: (_ canonical: UnsafeRawBufferPointer, _ minified: UnsafeRawBufferPointer) -> R
+    ) -> R? {
+        var canonical = ujson_string()
+        var minified = ujson_string()
+        let code = ujson_canonical(raw, handle(ref), &canonical, &minified)
         if code == UJSON_NOT_CANONICAL { return nil }
         check(code)
-        return body(bytes(out))
+        return body(bytes(canonical), bytes(minified))
     }
 
     private func handle(_ ref: JSONRef) -> UInt32 {

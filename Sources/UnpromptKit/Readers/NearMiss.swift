@@ -34,8 +34,9 @@ public struct NearMiss: Sendable, Equatable {
             guard context.parser.value(at: pointer, in: base) == nil,
                 case .object(let ref)? = context.parser.value(at: parent, in: base)
             else { return nil }
+            // A key whose length differs by more than the distance allowed is never within it: not compared.
             let close = context.parser.entries(of: ref).map(\.key)
-                .filter { !paths.read.contains($0) }
+                .filter { abs($0.utf8.count - key.utf8.count) <= maximumDistance && !paths.read.contains($0) }
                 .map { (key: $0, distance: distance(Array(key.utf8), Array($0.utf8))) }
                 .filter { $0.distance <= maximumDistance }
                 .min { ($0.distance, $0.key) < ($1.distance, $1.key) }

@@ -107,6 +107,14 @@ struct RecordExtractor {
             result.skip(SkipReason.journalDamaged, line: line)
             return true
         }
+        /// Reads the whole line as a record of `rule`; false when the rule does not match it.
+        func readWhole(_ rule: CompiledRecord, _ context: RecordContext) -> Bool {
+            guard rule.match.allHold(in: context) else { return false }
+            if damage == nil || !refused(JSONPointer([]), nil) {
+                readRecord(rule, context, line: line, state: &state, into: &result, siblings: siblings)
+            }
+            return true
+        }
         let limitsBefore = result.limits.count
         let lineContext = RecordContext(
             parser: parser, root: root, element: root, entryKey: nil, variables: state.variables, decoded: [],
@@ -171,13 +179,11 @@ struct RecordExtractor {
                 if matched { return }
             } else {
                 parser.forgetReadReplacedText()
-                let c = elementContext(rule, parser, root, root, nil, state.variables)
-                if rule.match.allHold(in: c) {
-                    if damage == nil || !refused(JSONPointer([]), nil) {
-                        readRecord(rule, c, line: line, state: &state, into: &result, siblings: siblings)
-                    }
-                    return
-                }
+                // A rule that decodes no field reads the line in the context the limits read it in.
+                let matched =
+                    rule.decode.isEmpty
+                    ? readWhole(rule, context) : readWhole(rule, elementContext(rule, parser, root, root, nil, state.variables))
+                if matched { return }
             }
         }
         if !input.records.isEmpty, result.limits.count == limitsBefore {

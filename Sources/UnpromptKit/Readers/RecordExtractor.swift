@@ -51,11 +51,16 @@ struct RecordExtractor {
     let readAt: Int64?
     /// One parser per `decode` field, so decoded JSON never invalidates the outer document's values.
     private let decodeParsers: [JSONParser]
-    private let modelCache = ModelCache()
+    private let modelCache: ModelCache
     private let overrun = PatternOverrun()
 
-    init(input: CompiledInput, timeZone: TimeZone, sourceKey: String, path: String, readAt: Int64? = nil) {
+    /// `models`: the model ids read before, kept by a reader from source to source.
+    init(
+        input: CompiledInput, timeZone: TimeZone, sourceKey: String, path: String, readAt: Int64? = nil,
+        models: ModelCache = ModelCache()
+    ) {
         self.input = input
+        modelCache = models
         self.timeZone = timeZone
         self.sourceKey = sourceKey
         fileName = path.split(separator: "/").last.map(String.init) ?? path
@@ -652,9 +657,10 @@ struct RecordExtractor {
 }
 
 /// The last few model ids read and their sanitized forms: a source names the same model record after record, or
-/// alternates between a few (a main model and a smaller one for side tasks), so an id's bytes are compared with
-/// them, and it is read into a string and sanitized only when it is none of them.
-private final class ModelCache {
+/// alternates between a few (a main model and a smaller one for side tasks), and so do the sources of one tool, so an
+/// id's bytes are compared with them, and it is read into a string and sanitized only when it is none of them. Used by
+/// one reader's thread.
+final class ModelCache {
     private static let capacity = 4
     // One reader's thread, record after record: checked for exclusive access at compile time only.
     @exclusivity(unchecked) private var entries: [(raw: [UInt8], clean: String)] = []

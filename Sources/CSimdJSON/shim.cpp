@@ -253,9 +253,10 @@ void canonicalInteger(TextBuffer &out, int64_t value) {
     canonicalInteger(out, value < 0 ? 0 - uint64_t(value) : uint64_t(value), value < 0);
 }
 
-/// Writes the canonical text of `e`; false when it holds a number only Swift writes (see ujson_canonical).
-bool canonical(ujson_parser *p, element e, CanonicalNotes &notes) {
-    TextBuffer &out = p->canonical;
+/// Writes the canonical text of `e`, or with `documentOrder` its keys in the order written, every one, which for a
+/// plain element (CanonicalNotes) is its minified text; false when it holds a number only Swift writes (see
+/// ujson_canonical).
+bool writeJSON(ujson_parser *p, TextBuffer &out, element e, CanonicalNotes &notes, bool documentOrder) {
     switch (e.type()) {
     case element_type::NULL_VALUE: out.append("null"); return true;
     case element_type::BOOL: out.append(e.get_bool().value_unsafe() ? "true" : "false"); return true;
@@ -275,12 +276,28 @@ bool canonical(ujson_parser *p, element e, CanonicalNotes &notes) {
         for (element item : e.get_array().value_unsafe()) {
             if (!first) out.push_back(',');
             first = false;
-            if (!canonical(p, item, notes)) return false;
+            if (!writeJSON(p, out, item, notes, documentOrder)) return false;
         }
         out.push_back(']');
         return true;
     }
     case element_type::OBJECT: {
+        const auto entry = [&](std::string_view key, element value) {
+            canonicalString(out, key, notes);
+            out.push_back(':');
+            return writeJSON(p, out, value, notes, documentOrder);
+        };
+        if (documentOrder) {
+            out.push_back('{');
+            bool first = true;
+            for (auto field : e.get_object().value_unsafe()) {
+                if (!first) out.push_back(',');
+                first = false;
+                if (!entry(field.key, field.value)) return false;
+            }
+            out.push_back('}');
+            return true;
+        }
         // This object's entries go after those of the objects that hold it, and are taken off when it is written.
         const size_t start = p->entries.size();
         size_t order = 0;
@@ -291,8 +308,8 @@ bool canonical(ujson_parser *p, element e, CanonicalNotes &notes) {
             const int order = a.key.compare(b.key);
             return order != 0 ? order < 0 : a.order < b.order;
         };
-        if (std::adjacent_find(first, p->entries.end(), [](const auto &a, const auto &b) { return a.key.compare(b.key) >= 0; }) !=
-            p->entries.end()) {
+        const auto unordered = [](const auto &a, const auto &b) { return a.key.compare(b.key) >= 0; };
+        if (std::adjacent_find(first, p->entries.end(), unordered) != p->entries.end()) {
             notes.sorted = false;
             std::sort(first, p->entries.end(), before);
         }
@@ -300,16 +317,14 @@ bool canonical(ujson_parser *p, element e, CanonicalNotes &notes) {
         bool ok = true;
         for (size_t i = start; ok && i < p->entries.size(); ++i) {
             if (i > start) {
-                // A repeated key's later values are not written here, but are in the minified text.
+                // A repeated key's later values are not in the canonical text, but are in the minified text.
                 if (p->entries[i].key == p->entries[i - 1].key) {
                     notes.plain = false;
                     continue;
                 }
                 out.push_back(',');
             }
-            canonicalString(out, p->entries[i].key, notes);
-            out.push_back(':');
-            ok = canonical(p, p->entries[i].value, notes);
+            ok = entry(p->entries[i].key, p->entries[i].value);
         }
         p->entries.resize(start);
         out.push_back('}');
@@ -317,49 +332,6 @@ bool canonical(ujson_parser *p, element e, CanonicalNotes &notes) {
     }
     }
     return false;
-}
-
-/// Writes the minified text of a plain element (CanonicalNotes): as the canonical text, with keys in document order.
-void plainMinified(TextBuffer &out, element e) {
-    switch (e.type()) {
-    case element_type::NULL_VALUE: out.append("null"); return;
-    case element_type::BOOL: out.append(e.get_bool().value_unsafe() ? "true" : "false"); return;
-    case element_type::INT64: canonicalInteger(out, e.get_int64().value_unsafe()); return;
-    case element_type::UINT64: canonicalInteger(out, e.get_uint64().value_unsafe(), false); return;
-    case element_type::DOUBLE: return;  // not plain
-    case element_type::STRING: {
-        std::string_view text = e.get_string().value_unsafe();
-        out.push_back('"');
-        out.append(text);
-        out.push_back('"');
-        return;
-    }
-    case element_type::ARRAY: {
-        out.push_back('[');
-        bool first = true;
-        for (element item : e.get_array().value_unsafe()) {
-            if (!first) out.push_back(',');
-            first = false;
-            plainMinified(out, item);
-        }
-        out.push_back(']');
-        return;
-    }
-    case element_type::OBJECT: {
-        out.push_back('{');
-        bool first = true;
-        for (auto field : e.get_object().value_unsafe()) {
-            if (!first) out.push_back(',');
-            first = false;
-            out.push_back('"');
-            out.append(field.key);
-            out.append("\":");
-            plainMinified(out, field.value);
-        }
-        out.push_back('}');
-        return;
-    }
-    }
 }
 
 }  // namespace
@@ -575,13 +547,14 @@ int ujson_canonical(ujson_parser *p, uint32_t handle, ujson_string *canonical_te
         p->canonical.clear();
         p->entries.clear();
         CanonicalNotes notes;
-        if (!canonical(p, e, notes)) return UJSON_NOT_CANONICAL;
+        if (!writeJSON(p, p->canonical, e, notes, false)) return UJSON_NOT_CANONICAL;
         *canonical_text = p->canonical.text();
         if (notes.plain && notes.sorted) {
             *minified_text = *canonical_text;
         } else if (notes.plain) {
             p->written.clear();
-            plainMinified(p->written, e);
+            CanonicalNotes written;
+            writeJSON(p, p->written, e, written, true);
             *minified_text = p->written.text();
         } else {
             p->minified.clear();

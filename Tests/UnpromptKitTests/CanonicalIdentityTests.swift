@@ -56,6 +56,27 @@ final class CanonicalIdentityTests: XCTestCase {
         XCTAssertNil(parser.withCanonicalJSON(of: root) { _, _ in true })
     }
 
+    /// Two hashes fed side by side (an identity key's canonical text and its bytes as written) are the hashes fed
+    /// one after the other, whatever the two lengths.
+    func testHashesFedSideBySideAreTheHashesFedApart() {
+        let pairs = [("", "x"), ("abc", "abc"), (#"{"a":1}"#, #"{"b":22,"a":1}"#), (String(repeating: "q", count: 300), "r")]
+        for (first, second) in pairs {
+            var sideBySide = (IdentityHasher(), IdentityHasher())
+            sideBySide.0.combine("codex")
+            sideBySide.1.combine("codex")
+            Array(first.utf8).withUnsafeBytes { a in
+                Array(second.utf8).withUnsafeBytes { b in sideBySide.0.combine(a, alongside: &sideBySide.1, b) }
+            }
+            var apart = (IdentityHasher(), IdentityHasher())
+            apart.0.combine("codex")
+            apart.1.combine("codex")
+            apart.0.combine(first)
+            apart.1.combine(second)
+            XCTAssertEqual(sideBySide.0.finalize(), apart.0.finalize(), first)
+            XCTAssertEqual(sideBySide.1.finalize(), apart.1.finalize(), second)
+        }
+    }
+
     // MARK: a store from before canonical identities
 
     var dir = ""

@@ -116,12 +116,14 @@ struct KeyHasher {
             if asWritten != nil { value.hash(into: &asWritten!) }
             return
         }
-        let before = canonical
         CanonicalJSON.withTexts(of: ref, reference.parser) { text, minified in
-            canonical.combine(text)
             let same = minified.count == text.count && (text.isEmpty || memcmp(minified.baseAddress!, text.baseAddress!, text.count) == 0)
-            if asWritten == nil, !same { asWritten = before }
-            asWritten?.combine(minified)
+            if asWritten == nil, !same { asWritten = canonical }
+            if asWritten == nil {
+                canonical.combine(text)
+            } else {
+                canonical.combine(text, alongside: &asWritten!, minified)
+            }
         }
     }
 

@@ -247,7 +247,8 @@ final class CompiledLimit: Sendable {
 
 final class CompiledWindow: Sendable {
     let name: String
-    let namesByMinutes: [Int64: String]
+    /// `names_by_minutes` as pairs: a window has a few, found by comparing, not by hashing the minutes sample by sample.
+    private let namesByMinutes: [(minutes: Int64, name: String)]
     let usedPercent: CompiledValue?
     let windowMinutes: CompiledValue?
     let resetsAt: CompiledTime?
@@ -258,11 +259,16 @@ final class CompiledWindow: Sendable {
         resetsAt: CompiledTime?, resetsIn: CompiledValue?
     ) {
         self.name = name
-        self.namesByMinutes = namesByMinutes
+        self.namesByMinutes = namesByMinutes.map { ($0.key, $0.value) }
         self.usedPercent = usedPercent
         self.windowMinutes = windowMinutes
         self.resetsAt = resetsAt
         self.resetsIn = resetsIn
+    }
+
+    /// The window's name for a length in minutes, when `names_by_minutes` gives one.
+    func name(minutes: Int64) -> String? {
+        namesByMinutes.first { $0.minutes == minutes }?.name
     }
 }
 

@@ -290,8 +290,7 @@ struct RecordExtractor {
                 result.skip(SkipReason.lostRunningTotal, line: line)
                 return
             } else {
-                let previous = state.baselines[key] ?? RawTokens()
-                state.baselines[key] = raw
+                let previous = state.baselines.updateValue(raw, forKey: key) ?? RawTokens()
                 // A field that shrinks (or disappears, which is a drop to 0) means the counter restarted.
                 if raw.wentBackwards(from: previous) {
                     if let fallback = rule.fallbackTokens, let delta = readTokens(fallback, context), !delta.isAbsent {
@@ -651,7 +650,7 @@ struct RecordExtractor {
         }
         let minutes = window.windowMinutes?.resolve(in: context)?.count
         return LimitSample(
-            tool: input.tool, time: time, window: minutes.flatMap { window.namesByMinutes[$0] } ?? window.name,
+            tool: input.tool, time: time, window: minutes.flatMap(window.name(minutes:)) ?? window.name,
             usedPercent: used, windowMinutes: minutes, resetsAt: resetsAt)
     }
 }

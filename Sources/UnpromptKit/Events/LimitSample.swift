@@ -27,15 +27,16 @@ extension LimitSample {
     /// Limit readings are gauges, and Codex repeats them on every token count: only the latest matters.
     public static func latestPerWindow(_ samples: [LimitSample]) -> [LimitSample] {
         // A tool has a few windows, and Codex repeats them on every line: the latest are found by comparing names
-        // with the few kept, without building a key for every sample.
-        var latest: [LimitSample] = []
-        for sample in samples {
-            if let index = latest.firstIndex(where: { $0.tool == sample.tool && $0.window == sample.window }) {
-                if latest[index].time <= sample.time { latest[index] = sample }
+        // with the few kept, and kept by their place, without building a key or copying a sample for every sample.
+        var latest: [Int] = []
+        for index in samples.indices {
+            let sample = samples[index]
+            if let kept = latest.firstIndex(where: { samples[$0].tool == sample.tool && samples[$0].window == sample.window }) {
+                if samples[latest[kept]].time <= sample.time { latest[kept] = index }
             } else {
-                latest.append(sample)
+                latest.append(index)
             }
         }
-        return latest.sorted { ($0.tool, $0.window) < ($1.tool, $1.window) }
+        return latest.map { samples[$0] }.sorted { ($0.tool, $0.window) < ($1.tool, $1.window) }
     }
 }

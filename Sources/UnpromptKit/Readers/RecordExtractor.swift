@@ -43,8 +43,8 @@ struct RecordExtractor {
     let timeZone: TimeZone
     /// Hash of the source's path, for identities scoped to one source.
     let sourceKey: String
-    /// The source's file name without its folders, for identities scoped to it (`scope: file_name`): it is only
-    /// ever hashed into an identity.
+    /// The source's file name without its folders, for identities scoped to it (`scope: file_name`; empty when no
+    /// rule is): it is only ever hashed into an identity.
     let fileName: String
     /// When the document was read (milliseconds since 1970): the time of readings whose rule names no time of
     /// its own (a status line's). Nil for logs, whose readings must carry their time.
@@ -63,7 +63,9 @@ struct RecordExtractor {
         modelCache = models
         self.timeZone = timeZone
         self.sourceKey = sourceKey
-        fileName = path.split(separator: "/").last.map(String.init) ?? path
+        // Splitting a path costs more than reading a small file: done only for rules that hash the file's name.
+        let hashesFileName = input.records.contains { $0.identityScope == .fileName || $0.formerScope == .fileName }
+        fileName = hashesFileName ? path.split(separator: "/").last.map(String.init) ?? path : ""
         self.readAt = readAt
         let decodeCount = input.records.map(\.decode.count).max() ?? 0
         decodeParsers = (0..<decodeCount).map { _ in JSONParser() }

@@ -31,7 +31,8 @@ extension LimitSample {
         var latest: [Int] = []
         for index in samples.indices {
             let sample = samples[index]
-            if let kept = latest.firstIndex(where: { samples[$0].tool == sample.tool && samples[$0].window == sample.window }) {
+            let sameWindow = { (kept: Int) in samples[kept].tool == sample.tool && samples[kept].window == sample.window }
+            if let kept = latest.firstIndex(where: sameWindow) {
                 if samples[latest[kept]].time <= sample.time { latest[kept] = index }
             } else {
                 latest.append(index)

@@ -12,7 +12,8 @@ enum CanonicalJSON {
     /// Calls `body` with the canonical text of `ref` and its minified text, valid only during `body`: written by
     /// the JSON shim, or the canonical text here when `ref` holds a number with a fraction.
     static func withTexts<R>(
-        of ref: JSONRef, _ parser: JSONParser, _ body: (_ canonical: UnsafeRawBufferPointer, _ minified: UnsafeRawBufferPointer) -> R
+        of ref: JSONRef, _ parser: JSONParser,
+        _ body: (_ canonical: UnsafeRawBufferPointer, _ minified: UnsafeRawBufferPointer) -> R
     ) -> R {
         if let result = parser.withCanonicalJSON(of: ref, body) { return result }
         var text: [UInt8] = []
@@ -117,7 +118,9 @@ struct KeyHasher {
             return
         }
         CanonicalJSON.withTexts(of: ref, reference.parser) { text, minified in
-            let same = minified.count == text.count && (text.isEmpty || memcmp(minified.baseAddress!, text.baseAddress!, text.count) == 0)
+            let same =
+                minified.count == text.count
+                && (text.isEmpty || memcmp(minified.baseAddress!, text.baseAddress!, text.count) == 0)
             if asWritten == nil, !same { asWritten = canonical }
             if asWritten == nil {
                 canonical.combine(text)

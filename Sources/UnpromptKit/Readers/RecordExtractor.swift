@@ -189,7 +189,8 @@ struct RecordExtractor {
                 // A rule that decodes no field reads the line in the context the limits read it in.
                 let matched =
                     rule.decode.isEmpty
-                    ? readWhole(rule, context) : readWhole(rule, elementContext(rule, parser, root, root, nil, state.variables))
+                    ? readWhole(rule, context)
+                    : readWhole(rule, elementContext(rule, parser, root, root, nil, state.variables))
                 if matched { return }
             }
         }
@@ -276,7 +277,9 @@ struct RecordExtractor {
             if rule.cumulativeCost { raw.cost = amount }
         }
         if rule.cumulative {
-            let key = rule.cumulativeKey.isEmpty ? "" : rule.cumulativeKey.map { $0.resolve(in: context)?.text ?? "" }.joined(separator: "\u{1F}")
+            let key =
+                rule.cumulativeKey.isEmpty
+                ? "" : rule.cumulativeKey.map { $0.resolve(in: context)?.text ?? "" }.joined(separator: "\u{1F}")
             if raw.isAbsent {
                 guard let fallback = rule.fallbackTokens, let delta = readTokens(fallback, context), !delta.isAbsent else {
                     skipNoUsage(rule, context, line: line, into: &result)

@@ -372,7 +372,9 @@ final class CompiledCondition: Sendable {
         literalText.withUnsafeBytes { text in
             var start = 0
             for end in literalEnds {
-                if end - start == bytes.count, bytes.count == 0 || memcmp(text.baseAddress! + start, bytes.baseAddress!, bytes.count) == 0 {
+                if end - start == bytes.count,
+                    bytes.count == 0 || memcmp(text.baseAddress! + start, bytes.baseAddress!, bytes.count) == 0
+                {
                     return true
                 }
                 start = end

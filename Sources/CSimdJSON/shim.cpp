@@ -6,6 +6,9 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -13,6 +16,29 @@
 
 using simdjson::dom::element;
 using simdjson::dom::element_type;
+
+/// A reused output buffer for short pieces of text: each append checks the room inline (std::string's is a call), and
+/// the buffer only ever grows.
+struct TextBuffer {
+    std::vector<char> bytes;
+    size_t size = 0;
+
+    void clear() { size = 0; }
+    char *room(size_t count) {
+        if (size + count > bytes.size()) bytes.resize(std::max(bytes.size() * 2, size + count + 256));
+        return bytes.data() + size;
+    }
+    void append(const char *text, size_t count) {
+        std::memcpy(room(count), text, count);
+        size += count;
+    }
+    void append(std::string_view text) { append(text.data(), text.size()); }
+    void push_back(char c) {
+        *room(1) = c;
+        ++size;
+    }
+    ujson_string text() const { return {bytes.data(), size}; }
+};
 
 struct ujson_parser {
     simdjson::dom::parser parser;
@@ -22,6 +48,15 @@ struct ujson_parser {
     // Reused by ujson_minify so minifying allocates only when the text outgrows it. This is the
     // builder behind simdjson::minify; it sits in simdjson::internal (3.0 through current 3.x).
     simdjson::internal::string_builder<> minified;
+    // Reused by ujson_canonical: the texts, and the entries of the objects being written, innermost last.
+    TextBuffer canonical;
+    TextBuffer written;
+    struct Entry {
+        std::string_view key;
+        element value;
+        size_t order;
+    };
+    std::vector<Entry> entries;
 };
 
 namespace {
@@ -138,6 +173,165 @@ void walk(ujson_parser *p, const ujson_paths *paths, size_t node, element e, ujs
             if (arrayIndex(child.first, &index) && !array.at(index).get(item)) walk(p, paths, child.second, item, out);
         }
     }
+}
+
+}  // namespace
+
+namespace {
+
+/// What writing a canonical text found besides the text.
+struct CanonicalNotes {
+    /// Every object's keys were in order already, none repeated.
+    bool sorted = true;
+    /// No number was a double and no string needed an escape: the element's minified text is its canonical text
+    /// with each object's keys in document order.
+    bool plain = true;
+};
+
+/// The bytes a JSON string escapes: control characters, the quote and the backslash.
+constexpr std::array<bool, 256> escapedBytes() {
+    std::array<bool, 256> escaped{};
+    for (size_t c = 0; c < 0x20; ++c) escaped[c] = true;
+    escaped['"'] = true;
+    escaped['\\'] = true;
+    return escaped;
+}
+constexpr std::array<bool, 256> escaped = escapedBytes();
+
+/// The canonical text of a string's bytes: escaped only where JSON requires, short escapes where JSON has them.
+void canonicalString(TextBuffer &out, std::string_view text, CanonicalNotes &notes) {
+    static const char hex[] = "0123456789abcdef";
+    out.push_back('"');
+    size_t plain = 0;  // text[plain ..< i] is written as it is, in one append
+    size_t i = 0;
+    // Eight bytes at a time while none of them is escaped: keys and most values have no such byte.
+    constexpr uint64_t ones = 0x0101010101010101, highs = 0x8080808080808080;
+    for (uint64_t word; i + 8 <= text.size(); i += 8) {
+        std::memcpy(&word, text.data() + i, 8);
+        const uint64_t quote = word ^ (ones * '"'), backslash = word ^ (ones * '\\');
+        const uint64_t special = ((word - ones * 0x20) | (quote - ones) | (backslash - ones)) & ~word & highs;
+        if (special != 0) break;
+    }
+    for (; i < text.size(); ++i) {
+        const unsigned char c = static_cast<unsigned char>(text[i]);
+        if (!escaped[c]) continue;
+        notes.plain = false;
+        out.append(text.data() + plain, i - plain);
+        plain = i + 1;
+        switch (c) {
+        case '"': out.append("\\\""); break;
+        case '\\': out.append("\\\\"); break;
+        case 0x08: out.append("\\b"); break;
+        case 0x0C: out.append("\\f"); break;
+        case 0x0A: out.append("\\n"); break;
+        case 0x0D: out.append("\\r"); break;
+        case 0x09: out.append("\\t"); break;
+        default:
+            out.append("\\u00");
+            out.push_back(hex[c >> 4]);
+            out.push_back(hex[c & 0xF]);
+        }
+    }
+    out.append(text.data() + plain, text.size() - plain);
+    out.push_back('"');
+}
+
+/// An integer in decimal: its magnitude's digits, after a minus sign when it is negative.
+void canonicalInteger(TextBuffer &out, uint64_t magnitude, bool negative) {
+    char digits[21];
+    char *const end = digits + sizeof digits;
+    char *first = end;
+    do {
+        *--first = char('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude != 0);
+    if (negative) *--first = '-';
+    out.append(first, size_t(end - first));
+}
+
+void canonicalInteger(TextBuffer &out, int64_t value) {
+    canonicalInteger(out, value < 0 ? 0 - uint64_t(value) : uint64_t(value), value < 0);
+}
+
+/// Writes the canonical text of `e`, or with `documentOrder` its keys in the order written, every one, which for a
+/// plain element (CanonicalNotes) is its minified text; false when it holds a number only Swift writes (see
+/// ujson_canonical).
+bool writeJSON(ujson_parser *p, TextBuffer &out, element e, CanonicalNotes &notes, bool documentOrder) {
+    switch (e.type()) {
+    case element_type::NULL_VALUE: out.append("null"); return true;
+    case element_type::BOOL: out.append(e.get_bool().value_unsafe() ? "true" : "false"); return true;
+    case element_type::INT64: canonicalInteger(out, e.get_int64().value_unsafe()); return true;
+    case element_type::UINT64: canonicalInteger(out, e.get_uint64().value_unsafe(), false); return true;
+    case element_type::DOUBLE: {
+        notes.plain = false;
+        const double d = e.get_double().value_unsafe();
+        if (!(d == std::nearbyint(d) && std::fabs(d) < 9007199254740992.0)) return false;
+        canonicalInteger(out, int64_t(d));
+        return true;
+    }
+    case element_type::STRING: canonicalString(out, e.get_string().value_unsafe(), notes); return true;
+    case element_type::ARRAY: {
+        out.push_back('[');
+        bool first = true;
+        for (element item : e.get_array().value_unsafe()) {
+            if (!first) out.push_back(',');
+            first = false;
+            if (!writeJSON(p, out, item, notes, documentOrder)) return false;
+        }
+        out.push_back(']');
+        return true;
+    }
+    case element_type::OBJECT: {
+        const auto entry = [&](std::string_view key, element value) {
+            canonicalString(out, key, notes);
+            out.push_back(':');
+            return writeJSON(p, out, value, notes, documentOrder);
+        };
+        if (documentOrder) {
+            out.push_back('{');
+            bool first = true;
+            for (auto field : e.get_object().value_unsafe()) {
+                if (!first) out.push_back(',');
+                first = false;
+                if (!entry(field.key, field.value)) return false;
+            }
+            out.push_back('}');
+            return true;
+        }
+        // This object's entries go after those of the objects that hold it, and are taken off when it is written.
+        const size_t start = p->entries.size();
+        size_t order = 0;
+        for (auto field : e.get_object().value_unsafe()) p->entries.push_back({field.key, field.value, order++});
+        const auto first = p->entries.begin() + start;
+        // By key bytes, a prefix first; equal keys in document order, so the first of a repeated key comes first.
+        const auto before = [](const auto &a, const auto &b) {
+            const int order = a.key.compare(b.key);
+            return order != 0 ? order < 0 : a.order < b.order;
+        };
+        const auto unordered = [](const auto &a, const auto &b) { return a.key.compare(b.key) >= 0; };
+        if (std::adjacent_find(first, p->entries.end(), unordered) != p->entries.end()) {
+            notes.sorted = false;
+            std::sort(first, p->entries.end(), before);
+        }
+        out.push_back('{');
+        bool ok = true;
+        for (size_t i = start; ok && i < p->entries.size(); ++i) {
+            if (i > start) {
+                // A repeated key's later values are not in the canonical text, but are in the minified text.
+                if (p->entries[i].key == p->entries[i - 1].key) {
+                    notes.plain = false;
+                    continue;
+                }
+                out.push_back(',');
+            }
+            ok = entry(p->entries[i].key, p->entries[i].value);
+        }
+        p->entries.resize(start);
+        out.push_back('}');
+        return ok;
+    }
+    }
+    return false;
 }
 
 }  // namespace
@@ -342,6 +536,32 @@ int ujson_object_entries(ujson_parser *p, uint32_t handle, uint32_t *first, size
         }
         *count = p->keys.size();
         *keys = p->keys.data();
+        return 0;
+    });
+}
+
+int ujson_canonical(ujson_parser *p, uint32_t handle, ujson_string *canonical_text, ujson_string *minified_text) {
+    return guarded([&] {
+        if (handle >= p->handles.size()) return int(simdjson::OUT_OF_BOUNDS);
+        const element e = p->handles[handle];
+        p->canonical.clear();
+        p->entries.clear();
+        CanonicalNotes notes;
+        if (!writeJSON(p, p->canonical, e, notes, false)) return UJSON_NOT_CANONICAL;
+        *canonical_text = p->canonical.text();
+        if (notes.plain && notes.sorted) {
+            *minified_text = *canonical_text;
+        } else if (notes.plain) {
+            p->written.clear();
+            CanonicalNotes written;
+            writeJSON(p, p->written, e, written, true);
+            *minified_text = p->written.text();
+        } else {
+            p->minified.clear();
+            p->minified.append(e);
+            std::string_view text = p->minified.str();
+            *minified_text = {text.data(), text.size()};
+        }
         return 0;
     });
 }

@@ -27,6 +27,56 @@ final class CanonicalIdentityTests: XCTestCase {
             #"{"":3,"a":2,"ab":1,"n":[-9223372036854775808,0,-7]}"#)
     }
 
+    /// The JSON shim writes the canonical text of whatever holds no number with a fraction; this file writes it too
+    /// (for those numbers): both must write the same text. The shim writes the minified text beside it, as its
+    /// minifier does.
+    func testTheShimWritesWhatSwiftWrites() throws {
+        let documents = [
+            #"{"input_tokens":10,"cached_input_tokens":4,"output_tokens":3,"reasoning_output_tokens":1,"total_tokens":13}"#,
+            #"{"a": {"b": [true, null, "x y"], "c": -3}, "d": "z"}"#,
+            #"{"b": {"d": "e", "c": 2.0}, "a": 1}"#,
+            #"{"b": 1, "a": 2, "b": 1.5e1}"#,
+            #"{ "b": 1, "a": [1.0, "\u0041", 1e3, -0.0, 18446744073709551615], "c": {"y": null, "x": true, "x": false} }"#,
+            #"{"ab": 1, "a": 2, "": 3, "a": 4, "n": [-9223372036854775808, 0, -7], "a": 5, "é": "q\"\\\/\n\u0001\u001f\u007fé"}"#,
+            #"[[], {}, [{"z": [{"b": 2, "a": 1}], "y": {}}], "\b\f\r\t", false]"#,
+        ]
+        for json in documents {
+            let parser = JSONParser()
+            let root = try Array(json.utf8).withUnsafeBytes { try parser.parse(copying: $0) }
+            var swift: [UInt8] = []
+            CanonicalJSON.write(root, parser, into: &swift)
+            let minified = parser.withMinifiedJSON(of: root) { String(decoding: $0, as: UTF8.self) }
+            let shim = try XCTUnwrap(parser.withCanonicalJSON(of: root) { (Array($0), Array($1)) }, json)
+            XCTAssertEqual(String(decoding: shim.0, as: UTF8.self), String(decoding: swift, as: UTF8.self), json)
+            XCTAssertEqual(String(decoding: shim.1, as: UTF8.self), minified, json)
+        }
+        // A number with a fraction is left to Swift.
+        let parser = JSONParser()
+        let root = try Array(#"{"a": [1, 1.5]}"#.utf8).withUnsafeBytes { try parser.parse(copying: $0) }
+        XCTAssertNil(parser.withCanonicalJSON(of: root) { _, _ in true })
+    }
+
+    /// Two hashes fed side by side (an identity key's canonical text and its bytes as written) are the hashes fed
+    /// one after the other, whatever the two lengths.
+    func testHashesFedSideBySideAreTheHashesFedApart() {
+        let pairs = [("", "x"), ("abc", "abc"), (#"{"a":1}"#, #"{"b":22,"a":1}"#), (String(repeating: "q", count: 300), "r")]
+        for (first, second) in pairs {
+            var sideBySide = (IdentityHasher(), IdentityHasher())
+            sideBySide.0.combine("codex")
+            sideBySide.1.combine("codex")
+            Array(first.utf8).withUnsafeBytes { a in
+                Array(second.utf8).withUnsafeBytes { b in sideBySide.0.combine(a, alongside: &sideBySide.1, b) }
+            }
+            var apart = (IdentityHasher(), IdentityHasher())
+            apart.0.combine("codex")
+            apart.1.combine("codex")
+            apart.0.combine(first)
+            apart.1.combine(second)
+            XCTAssertEqual(sideBySide.0.finalize(), apart.0.finalize(), first)
+            XCTAssertEqual(sideBySide.1.finalize(), apart.1.finalize(), second)
+        }
+    }
+
     // MARK: a store from before canonical identities
 
     var dir = ""

@@ -126,6 +126,16 @@ int ujson_object_entries(ujson_parser *parser, uint32_t handle,
 int ujson_minify(ujson_parser *parser, uint32_t handle, ujson_string *out);
 
 /*
+ * The canonical JSON text of the element (the form Swift's CanonicalJSON writes: object keys sorted by their bytes, a
+ * repeated key's first value kept, strings escaped only where JSON requires, integral numbers below 2^53 as integers,
+ * no whitespace), and its minified text (as ujson_minify writes it), in parser-owned buffers valid until the next
+ * ujson_canonical or ujson_minify on this parser. A number with a fraction (or at least 2^53 and written with one)
+ * gives UJSON_NOT_CANONICAL: its shortest text is Swift's to write.
+ */
+#define UJSON_NOT_CANONICAL (-3)
+int ujson_canonical(ujson_parser *parser, uint32_t handle, ujson_string *canonical, ujson_string *minified);
+
+/*
  * A fixed set of JSON pointers, looked up together by ujson_extract in one walk of the document:
  * shared prefixes are walked once, and only the subtrees on some path are visited.
  * Immutable once built, so one set may serve several parsers on several threads.

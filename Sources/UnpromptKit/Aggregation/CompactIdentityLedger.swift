@@ -18,6 +18,9 @@ struct CompactIdentityLedger: IdentityLedger {
     private var unpacked: [UInt32: Contribution] = [:]
     private var bucketKeys: [BucketKey] = []
     private var bucketIndexes: [BucketKey: UInt32] = [:]
+    /// The bucket of the last contribution kept: the next is usually of the same day and model, found by
+    /// comparing keys instead of hashing one.
+    private var lastBucket: UInt32?
 
     private static let claimedMark = UInt32.max
     private static let noOwner = UInt32.max
@@ -77,12 +80,14 @@ struct CompactIdentityLedger: IdentityLedger {
     private mutating func store(_ contribution: Contribution, at slot: UInt32) {
         let dayStart = CivilDate.floorDivide(contribution.key.quarter, LocalCalendar.quartersPerDay) * LocalCalendar.quartersPerDay
         let dayKey = contribution.key.moved(to: dayStart)
-        let bucket = bucketIndexes[dayKey] ?? {
-            let next = UInt32(bucketKeys.count)
-            bucketKeys.append(dayKey)
-            bucketIndexes[dayKey] = next
-            return next
-        }()
+        let bucket =
+            lastBucket.flatMap { bucketKeys[Int($0)] == dayKey ? $0 : nil } ?? bucketIndexes[dayKey] ?? {
+                let next = UInt32(bucketKeys.count)
+                bucketKeys.append(dayKey)
+                bucketIndexes[dayKey] = next
+                return next
+            }()
+        lastBucket = bucket
         let quarterOfDay = UInt32(contribution.key.quarter - dayStart)
         if let packed = PackedContribution(contribution.delta, bucket: bucket, quarterOfDay: quarterOfDay) {
             contributions[Int(slot)] = packed

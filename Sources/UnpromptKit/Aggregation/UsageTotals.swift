@@ -7,12 +7,21 @@ public struct UsageTotals: Sendable, Equatable {
     public var events = 0
     /// Day-long buckets: one dictionary update per event; the breakdowns below are sums of them.
     private var cells: [BucketKey: BucketDelta] = [:]
+    /// The cell the last event was added to: events come day by day and model by model, so most go to the same
+    /// cell as the one before, found by comparing keys instead of hashing one. Not part of what the totals are.
+    private var lastCell: (key: BucketKey, index: Dictionary<BucketKey, BucketDelta>.Index)?
 
     public init() {}
 
     public mutating func add(_ event: TokenEvent) {
         total += event.counts
-        cells[Self.dayKey(BucketKey(event)), default: BucketDelta()] += BucketDelta(event)
+        let key = Self.dayKey(BucketKey(event))
+        if let lastCell, lastCell.key == key {
+            cells.values[lastCell.index] += BucketDelta(event)
+        } else {
+            cells[key, default: BucketDelta()] += BucketDelta(event)
+            lastCell = (key, cells.index(forKey: key)!)
+        }
         events += 1
     }
 
@@ -23,6 +32,12 @@ public struct UsageTotals: Sendable, Equatable {
         cells[key, default: BucketDelta()] -= contribution.delta
         if cells[key]?.isZero == true { cells[key] = nil }
         events -= Int(contribution.delta.events)
+        // A cell taken away moves the others.
+        lastCell = nil
+    }
+
+    public static func == (a: UsageTotals, b: UsageTotals) -> Bool {
+        a.total == b.total && a.events == b.events && a.cells == b.cells
     }
 
     /// The sum of the costs the tools logged themselves (USD), for events that carry one: exact, from the

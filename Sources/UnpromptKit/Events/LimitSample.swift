@@ -26,11 +26,18 @@ extension LimitSample {
     /// The latest reading of each tool's window (the later sample wins a tie), sorted by tool and window.
     /// Limit readings are gauges, and Codex repeats them on every token count: only the latest matters.
     public static func latestPerWindow(_ samples: [LimitSample]) -> [LimitSample] {
-        var latest: [String: LimitSample] = [:]
-        for sample in samples {
-            let key = sample.tool + "\u{1F}" + sample.window
-            if (latest[key]?.time ?? Int64.min) <= sample.time { latest[key] = sample }
+        // A tool has a few windows, and Codex repeats them on every line: the latest are found by comparing names
+        // with the few kept, and kept by their place, without building a key or copying a sample for every sample.
+        var latest: [Int] = []
+        for index in samples.indices {
+            let sample = samples[index]
+            let sameWindow = { (kept: Int) in samples[kept].tool == sample.tool && samples[kept].window == sample.window }
+            if let kept = latest.firstIndex(where: sameWindow) {
+                if samples[latest[kept]].time <= sample.time { latest[kept] = index }
+            } else {
+                latest.append(index)
+            }
         }
-        return latest.values.sorted { ($0.tool, $0.window) < ($1.tool, $1.window) }
+        return latest.map { samples[$0] }.sorted { ($0.tool, $0.window) < ($1.tool, $1.window) }
     }
 }

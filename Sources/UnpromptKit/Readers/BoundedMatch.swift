@@ -44,5 +44,6 @@ enum BoundedMatch {
 /// Set when a pattern used up its work (`BoundedMatch`) while a line or record was read: it is then skipped as
 /// `pattern-too-slow`, never read as if the pattern had not matched.
 final class PatternOverrun {
-    var happened = false
+    /// Used by one reader's thread, and set and read line by line: checked for exclusive access at compile time only.
+    @exclusivity(unchecked) var happened = false
 }

@@ -9,6 +9,18 @@ import Foundation
 /// except the five short escapes). Numbers: integers in decimal; a float with no fraction below 2^53 as the
 /// integer; any other float as Swift's shortest round-trip text. No whitespace.
 enum CanonicalJSON {
+    /// Calls `body` with the canonical text of `ref` and its minified text, valid only during `body`: written by
+    /// the JSON shim, or the canonical text here when `ref` holds a number with a fraction.
+    static func withTexts<R>(
+        of ref: JSONRef, _ parser: JSONParser,
+        _ body: (_ canonical: UnsafeRawBufferPointer, _ minified: UnsafeRawBufferPointer) -> R
+    ) -> R {
+        if let result = parser.withCanonicalJSON(of: ref, body) { return result }
+        var text: [UInt8] = []
+        write(ref, parser, into: &text)
+        return text.withUnsafeBytes { canonical in parser.withMinifiedJSON(of: ref) { body(canonical, $0) } }
+    }
+
     /// Appends the canonical text of `ref` to `out`.
     static func write(_ ref: JSONRef, _ parser: JSONParser, into out: inout [UInt8]) {
         switch parser.value(of: ref) {
@@ -90,32 +102,36 @@ enum CanonicalJSON {
 /// records it counted (`TokenEvent.legacyIdentity`).
 struct KeyHasher {
     private var canonical = IdentityHasher()
-    private var asWritten = IdentityHasher()
-    /// A part of the key was an object or array whose minified text is not its canonical text.
-    private var differs = false
+    /// The old hash, from the first part of the key whose minified text is not its canonical text on; nil until
+    /// then, when it would be `canonical` (usually to the end: the old hash is then not another).
+    private var asWritten: IdentityHasher?
 
     mutating func combine(_ string: String) {
         canonical.combine(string)
-        asWritten.combine(string)
+        asWritten?.combine(string)
     }
 
     mutating func combine(_ value: FieldValue) {
-        guard case .composite(let ref, let parser) = value else {
+        guard case .composite(let ref, let reference) = value else {
             value.hash(into: &canonical)
-            value.hash(into: &asWritten)
+            if asWritten != nil { value.hash(into: &asWritten!) }
             return
         }
-        var text: [UInt8] = []
-        CanonicalJSON.write(ref, parser, into: &text)
-        text.withUnsafeBytes { canonical.combine($0) }
-        parser.withMinifiedJSON(of: ref) { minified in
-            asWritten.combine(minified)
-            if !minified.elementsEqual(text) { differs = true }
+        CanonicalJSON.withTexts(of: ref, reference.parser) { text, minified in
+            let same =
+                minified.count == text.count
+                && (text.isEmpty || memcmp(minified.baseAddress!, text.baseAddress!, text.count) == 0)
+            if asWritten == nil, !same { asWritten = canonical }
+            if asWritten == nil {
+                canonical.combine(text)
+            } else {
+                canonical.combine(text, alongside: &asWritten!, minified)
+            }
         }
     }
 
     /// The identity, and the old one when it is another.
     func finalize() -> (identity: Identity, legacy: Identity?) {
-        (canonical.finalize(), differs ? asWritten.finalize() : nil)
+        (canonical.finalize(), asWritten?.finalize())
     }
 }

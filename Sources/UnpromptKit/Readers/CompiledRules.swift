@@ -24,6 +24,9 @@ final class CompiledInput: Sendable {
     /// Every path read from the line's root, looked up in one walk per line (see `CompiledPath.slot`): each
     /// reader builds its `JSONPathSet` from these.
     let rootPointers: [JSONPointer]
+    /// A value or condition of these rules matches a pattern, which may use up its work (`BoundedMatch`): only
+    /// then must a line's reading be undone when one did.
+    let usesPatterns: Bool
 
     var format: Format {
         switch formatRules {
@@ -71,6 +74,7 @@ final class CompiledInput: Sendable {
                 })
         }
         rootPointers = compiler.rootPointers
+        usesPatterns = compiler.compiledPatterns
     }
 }
 
@@ -88,6 +92,8 @@ final class RuleCompiler {
 
     private(set) var rootPointers: [JSONPointer] = []
     private var slots: [JSONPointer: Int] = [:]
+    /// A value or condition compiled so far matches a pattern.
+    private(set) var compiledPatterns = false
 
     func path(_ path: FieldPath, scope: Scope) -> CompiledPath {
         let pointer = Self.pointer(path)
@@ -106,7 +112,8 @@ final class RuleCompiler {
     }
 
     func value(_ value: ValueSpec, scope: Scope) -> CompiledValue {
-        CompiledValue(
+        if !value.patterns.isEmpty { compiledPatterns = true }
+        return CompiledValue(
             alternatives: value.alternatives.map { source in
                 switch source {
                 case .path(let p): .path(path(p, scope: scope))
@@ -126,9 +133,10 @@ final class RuleCompiler {
     }
 
     func condition(_ condition: Condition, scope: Scope) -> CompiledCondition {
+        if case .matches = condition.test { compiledPatterns = true }
         switch condition.subject {
-        case .path(let field): CompiledCondition(path: path(field, scope: scope), variable: nil, test: condition.test)
-        case .variable(let name): CompiledCondition(path: nil, variable: name, test: condition.test)
+        case .path(let field): return CompiledCondition(path: path(field, scope: scope), variable: nil, test: condition.test)
+        case .variable(let name): return CompiledCondition(path: nil, variable: name, test: condition.test)
         }
     }
 
@@ -151,8 +159,8 @@ final class RuleCompiler {
     }
 
     /// A count's addends, each path placed under `base` (`tokens_at`, `fallback_at`), when there is one.
-    func addends(_ count: CountSpec, under base: FieldPath?, scope: Scope) -> [CompiledAddend] {
-        count.addends.map { addend in
+    func addends(_ count: CountSpec, under base: FieldPath?, scope: Scope) -> CompiledCount {
+        CompiledCount(count.addends.map { addend in
             switch addend {
             case .each(let list):
                 let steps = [list.steps.first.flatMap { $0 }.map { Self.path($0, under: base) } ?? base] + list.steps.dropFirst()
@@ -160,12 +168,12 @@ final class RuleCompiler {
             case .value(let value):
                 return .value(self.value(value, under: base, scope: scope))
             }
-        }
+        })
     }
 
     /// Token fields, each path placed under `base` when the descriptor gives `tokens_at` or `fallback_at`.
     func tokens(_ spec: TokenSpec, under base: FieldPath?, scope: Scope) -> CompiledTokens {
-        func field(_ count: CountSpec?) -> [CompiledAddend]? { count.map { addends($0, under: base, scope: scope) } }
+        func field(_ count: CountSpec?) -> CompiledCount? { count.map { addends($0, under: base, scope: scope) } }
         return CompiledTokens(
             input: field(spec.input), output: field(spec.output), cacheRead: field(spec.cacheRead),
             cacheWrite: field(spec.cacheWrite), cacheWrite5m: field(spec.cacheWrite5m),
@@ -239,7 +247,8 @@ final class CompiledLimit: Sendable {
 
 final class CompiledWindow: Sendable {
     let name: String
-    let namesByMinutes: [Int64: String]
+    /// `names_by_minutes` as pairs: a window has a few, found by comparing, not by hashing the minutes sample by sample.
+    private let namesByMinutes: [(minutes: Int64, name: String)]
     let usedPercent: CompiledValue?
     let windowMinutes: CompiledValue?
     let resetsAt: CompiledTime?
@@ -250,11 +259,16 @@ final class CompiledWindow: Sendable {
         resetsAt: CompiledTime?, resetsIn: CompiledValue?
     ) {
         self.name = name
-        self.namesByMinutes = namesByMinutes
+        self.namesByMinutes = namesByMinutes.map { ($0.key, $0.value) }
         self.usedPercent = usedPercent
         self.windowMinutes = windowMinutes
         self.resetsAt = resetsAt
         self.resetsIn = resetsIn
+    }
+
+    /// The window's name for a length in minutes, when `names_by_minutes` gives one.
+    func name(minutes: Int64) -> String? {
+        namesByMinutes.first { $0.minutes == minutes }?.name
     }
 }
 
@@ -264,14 +278,31 @@ enum CompiledAddend: Sendable {
     case each(CompiledEach)
 }
 
-/// Each count field as the values whose sum it is (one value unless the descriptor wrote `sum`).
+/// A count field: the values whose sum it is (one value unless the descriptor wrote `sum`).
+final class CompiledCount: Sendable {
+    let addends: [CompiledAddend]
+    /// Each addend's slot (`CompiledValue.rootSlot`) when every addend is a path read from the line's root: the
+    /// usual count, read without copying its addends.
+    let slots: [Int]?
+
+    init(_ addends: [CompiledAddend]) {
+        self.addends = addends
+        let slots = addends.compactMap { addend -> Int? in
+            guard case .value(let value) = addend else { return nil }
+            return value.rootSlot
+        }
+        self.slots = slots.count == addends.count ? slots : nil
+    }
+}
+
+/// Each count field as the values whose sum it is.
 final class CompiledTokens: Sendable {
-    let input, output, cacheRead, cacheWrite, cacheWrite5m, cacheWrite1h, cacheWrite12h, reasoning, total: [CompiledAddend]?
+    let input, output, cacheRead, cacheWrite, cacheWrite5m, cacheWrite1h, cacheWrite12h, reasoning, total: CompiledCount?
 
     init(
-        input: [CompiledAddend]?, output: [CompiledAddend]?, cacheRead: [CompiledAddend]?, cacheWrite: [CompiledAddend]?,
-        cacheWrite5m: [CompiledAddend]?, cacheWrite1h: [CompiledAddend]?, cacheWrite12h: [CompiledAddend]?,
-        reasoning: [CompiledAddend]?, total: [CompiledAddend]?
+        input: CompiledCount?, output: CompiledCount?, cacheRead: CompiledCount?, cacheWrite: CompiledCount?,
+        cacheWrite5m: CompiledCount?, cacheWrite1h: CompiledCount?, cacheWrite12h: CompiledCount?,
+        reasoning: CompiledCount?, total: CompiledCount?
     ) {
         self.input = input
         self.output = output
@@ -287,12 +318,24 @@ final class CompiledTokens: Sendable {
 
 /// The `dimensions:` block, its paths under `tokens_at`.
 final class CompiledDimensions: Sendable {
-    let speed, tier, region: (value: CompiledValue, map: MappedValue)?
-    let webSearch, webFetch: [CompiledAddend]?
+    /// A dimension's value, and the map from what the log writes to the dimension's case: one reference, where a
+    /// pair of them would be copied and counted record by record.
+    final class Mapped: Sendable {
+        let value: CompiledValue
+        let map: MappedValue
+
+        init(value: CompiledValue, map: MappedValue) {
+            self.value = value
+            self.map = map
+        }
+    }
+
+    let speed, tier, region: Mapped?
+    let webSearch, webFetch: CompiledCount?
 
     init(_ spec: DimensionSpec, under base: FieldPath?, _ compiler: RuleCompiler, scope: RuleCompiler.Scope) {
-        func mapped(_ spec: MappedValue?) -> (value: CompiledValue, map: MappedValue)? {
-            spec.map { (compiler.value($0.value, under: base, scope: scope), $0) }
+        func mapped(_ spec: MappedValue?) -> Mapped? {
+            spec.map { Mapped(value: compiler.value($0.value, under: base, scope: scope), map: $0) }
         }
         speed = mapped(spec.speed)
         tier = mapped(spec.tier)
@@ -338,11 +381,14 @@ final class CompiledRecord: Sendable {
     let index: Int
     /// The token paths as written (below `tokens_at`), for the dry run's `no-usage` warning.
     let tokenPaths: [FieldPath]
+    /// The same, for its `near-miss` warning.
+    let nearMissPaths: NearMiss.Paths
 
     init(_ rule: RecordRule, index: Int, _ compiler: RuleCompiler) {
         let scope = RuleCompiler.Scope(fromLine: rule.select == nil, decode: rule.decode)
         self.index = index
         tokenPaths = Self.tokenPaths(of: rule)
+        nearMissPaths = NearMiss.Paths(tokenPaths)
         name = rule.name
         match = rule.match.map { compiler.condition($0, scope: scope) }
         select = rule.select

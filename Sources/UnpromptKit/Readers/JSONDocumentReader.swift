@@ -18,6 +18,8 @@ final class JSONDocumentReader: SourceReader {
     private let rootPaths: JSONPathSet
     private let timeZone: TimeZone
     private let parser = JSONParser()
+    /// Model ids read, kept from source to source (`ModelCache`).
+    private let models = ModelCache()
     private let siblings: SiblingReader?
 
     init(input: CompiledInput, siblings: CompiledSiblings?, timeZone: TimeZone) {
@@ -49,7 +51,7 @@ final class JSONDocumentReader: SourceReader {
         result.lines = 1
         let values = try siblings?.values(besides: path, into: &result)
         parser.extract(rootPaths, in: root)
-        let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey, path: path)
+        let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey, path: path, models: models)
         var documentState = result.state
         extractor.process(root: root, parser: parser, line: 1, state: &documentState, into: &result, siblings: values)
         result.state = documentState

@@ -85,15 +85,18 @@ public final class JSONParser {
     public static var padding: Int { ujson_padding() }
 
     private let raw: OpaquePointer
+    // The state below is read for every value of every record. A parser is used by one thread, and none of its
+    // methods calls back into it while it changes this state, so the exclusivity of each access is checked at
+    // compile time only: the run-time check cost more than the reading itself.
     /// Incremented by each parse, so refs from older documents are detected.
-    private var generation: UInt32 = 0
+    @exclusivity(unchecked) private var generation: UInt32 = 0
     /// Values found by the last `extract`, one per path of its set.
-    private var extracted: [ujson_value] = []
+    @exclusivity(unchecked) private var extracted: [ujson_value] = []
     /// Bytes of invalid UTF-8 replaced in the current document (`parseLog`).
-    private var replacedBytes = 0
+    @exclusivity(unchecked) private var replacedBytes = 0
     /// A string value of the current document holding a replaced byte has been read (`parseLog`) since the parse
     /// or the last `forgetReadReplacedText`.
-    public private(set) var readReplacedText = false
+    @exclusivity(unchecked) public private(set) var readReplacedText = false
 
     /// Starts noting afresh which values were read: before each record of a document is read.
     public func forgetReadReplacedText() { readReplacedText = false }
@@ -251,6 +254,20 @@ public final class JSONParser {
         return body(bytes(out))
     }
 
+    /// Calls `body` with the canonical JSON text of `ref` (`CanonicalJSON`) and its minified text (`withMinifiedJSON`),
+    /// valid only during `body`; nil, without calling it, when `ref` holds a number with a fraction, whose shortest
+    /// text is Swift's to write.
+    func withCanonicalJSON<R>(
+        of ref: JSONRef, _ body: (_ canonical: UnsafeRawBufferPointer, _ minified: UnsafeRawBufferPointer) -> R
+    ) -> R? {
+        var canonical = ujson_string()
+        var minified = ujson_string()
+        let code = ujson_canonical(raw, handle(ref), &canonical, &minified)
+        if code == UJSON_NOT_CANONICAL { return nil }
+        check(code)
+        return body(bytes(canonical), bytes(minified))
+    }
+
     private func handle(_ ref: JSONRef) -> UInt32 {
         precondition(ref.generation == generation, "JSONRef used after its parser parsed another document")
         return ref.handle
@@ -261,6 +278,7 @@ public final class JSONParser {
         if code != 0 { fatalError("JSONParser: \(String(cString: ujson_error_message(code)))") }
     }
 
+    @inline(__always)
     private func convert(_ v: ujson_value) -> JSONValue? {
         switch v.kind {
         case UJSON_NULL: .null

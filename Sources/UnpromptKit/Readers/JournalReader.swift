@@ -45,6 +45,8 @@ final class JournalReader: SourceReader {
     private let rootPaths: JSONPathSet
     private let timeZone: TimeZone
     private let parser = JSONParser()
+    /// Model ids read, kept from source to source (`ModelCache`).
+    private let models = ModelCache()
     /// The largest file, and the largest rebuilt document, read.
     private let limit: Int
 
@@ -91,7 +93,7 @@ final class JournalReader: SourceReader {
             result.skip(SkipReason.malformedJSON, line: result.lines, problem: true)
             return result
         }
-        let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey, path: path)
+        let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey, path: path, models: models)
         var documentState = result.state
         let damage = document.damage
         parser.extract(rootPaths, in: root)

@@ -25,6 +25,8 @@ final class LineReader: SourceReader {
     private let needles: NeedleSet
     private let timeZone: TimeZone
     private let parser = JSONParser()
+    /// Model ids read, kept from source to source (`ModelCache`).
+    private let models = ModelCache()
     /// For text inputs: the patterns that turn a line into a record.
     private let patterns: TextPatterns?
     private var buffer: UnsafeMutableRawPointer
@@ -55,7 +57,7 @@ final class LineReader: SourceReader {
         var result = SourceReadResult()
         result.state = state
         result.endOffset = offset
-        let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey, path: path)
+        let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey, path: path, models: models)
         var filled = 0
         var discarding = false  // inside a line longer than maxLineBytes
         var discarded: Int64 = 0  // its bytes dropped so far; consumed only once its newline is seen

@@ -10,18 +10,33 @@ public struct NearMiss: Sendable, Equatable {
     /// Edits (insert, delete, change, or swap two neighbours) between the path's key and a present one.
     static let maximumDistance = 2
 
+    /// A rule's token paths made ready for `find` when the rule is compiled: each path that ends in a key long
+    /// enough to be misspelled, with its pointer and its object's, and every key the rule's paths end in.
+    struct Paths: Sendable {
+        fileprivate let checked: [(path: FieldPath, key: String, pointer: JSONPointer, parent: JSONPointer)]
+        fileprivate let read: Set<String>
+
+        init(_ paths: [FieldPath]) {
+            read = Set(paths.compactMap(\.lastKey))
+            checked = paths.compactMap { path in
+                guard let key = path.lastKey, key.count > NearMiss.maximumDistance else { return nil }
+                let parent = FieldPath(components: Array(path.components.dropLast()), fromRoot: path.fromRoot, text: "")
+                return (path, key, RuleCompiler.pointer(path), RuleCompiler.pointer(parent))
+            }
+        }
+    }
+
     /// The near misses of `paths` in one record: for each path that is absent and ends in a key, the closest key
     /// of its object that no path of the rule reads.
-    static func find(_ paths: [FieldPath], in context: RecordContext) -> [NearMiss] {
-        let read = Set(paths.compactMap(\.lastKey))
-        return paths.compactMap { path -> NearMiss? in
-            guard let key = path.lastKey, key.count > maximumDistance else { return nil }
+    static func find(_ paths: Paths, in context: RecordContext) -> [NearMiss] {
+        paths.checked.compactMap { path, key, pointer, parent -> NearMiss? in
             let base = path.fromRoot ? context.root : context.element
-            guard context.parser.value(at: RuleCompiler.pointer(path), in: base) == nil else { return nil }
-            let parent = FieldPath(components: Array(path.components.dropLast()), fromRoot: path.fromRoot, text: "")
-            guard case .object(let ref)? = context.parser.value(at: RuleCompiler.pointer(parent), in: base) else { return nil }
+            guard context.parser.value(at: pointer, in: base) == nil,
+                case .object(let ref)? = context.parser.value(at: parent, in: base)
+            else { return nil }
+            // A key whose length differs by more than the distance allowed is never within it: not compared.
             let close = context.parser.entries(of: ref).map(\.key)
-                .filter { !read.contains($0) }
+                .filter { abs($0.utf8.count - key.utf8.count) <= maximumDistance && !paths.read.contains($0) }
                 .map { (key: $0, distance: distance(Array(key.utf8), Array($0.utf8))) }
                 .filter { $0.distance <= maximumDistance }
                 .min { ($0.distance, $0.key) < ($1.distance, $1.key) }

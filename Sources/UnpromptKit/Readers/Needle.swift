@@ -36,30 +36,29 @@ struct Needle: Sendable {
 }
 
 /// Several needles searched in one pass over the buffer.
-struct NeedleSet {
-    private let needles: [Needle]
+struct NeedleSet: Sendable {
+    /// The needles' bytes one after another, and each needle as the search takes it (its place in them): built
+    /// once, so a search allocates nothing.
+    private let text: [UInt8]
+    private let described: [ubs_needle]
 
     init(_ needles: [Needle]) {
         precondition(needles.count <= 8, "at most 8 prefilter strings")
-        self.needles = needles
+        var text: [UInt8] = []
+        described = needles.map { needle in
+            defer { text += needle.bytes }
+            return ubs_needle(offset: text.count, length: needle.bytes.count, probe1: needle.probe1, probe2: needle.probe2)
+        }
+        self.text = text
     }
 
-    var isEmpty: Bool { needles.isEmpty }
+    var isEmpty: Bool { described.isEmpty }
 
     /// The offset of the first occurrence of any needle in `base[0..<count]`, or nil.
     func firstOffset(in base: UnsafeRawPointer, count: Int) -> Int? {
-        // The needles' byte arrays are pinned for the duration of the call.
-        func search(_ index: Int, _ described: inout [ubs_needle]) -> Int {
-            guard index < needles.count else { return ubs_find_any(base, count, described, described.count) }
-            return needles[index].bytes.withUnsafeBufferPointer { bytes in
-                described.append(
-                    ubs_needle(bytes: bytes.baseAddress, length: bytes.count, probe1: needles[index].probe1, probe2: needles[index].probe2))
-                return search(index + 1, &described)
-            }
+        let offset = text.withUnsafeBufferPointer { text in
+            described.withUnsafeBufferPointer { ubs_find_any(base, count, text.baseAddress, $0.baseAddress, $0.count) }
         }
-        var described: [ubs_needle] = []
-        described.reserveCapacity(needles.count)
-        let offset = search(0, &described)
         return offset < count ? offset : nil
     }
 }

@@ -43,22 +43,29 @@ struct RecordExtractor {
     let timeZone: TimeZone
     /// Hash of the source's path, for identities scoped to one source.
     let sourceKey: String
-    /// The source's file name without its folders, for identities scoped to it (`scope: file_name`): it is only
-    /// ever hashed into an identity.
+    /// The source's file name without its folders, for identities scoped to it (`scope: file_name`; empty when no
+    /// rule is): it is only ever hashed into an identity.
     let fileName: String
     /// When the document was read (milliseconds since 1970): the time of readings whose rule names no time of
     /// its own (a status line's). Nil for logs, whose readings must carry their time.
     let readAt: Int64?
     /// One parser per `decode` field, so decoded JSON never invalidates the outer document's values.
     private let decodeParsers: [JSONParser]
-    private let modelCache = ModelCache()
+    private let modelCache: ModelCache
     private let overrun = PatternOverrun()
 
-    init(input: CompiledInput, timeZone: TimeZone, sourceKey: String, path: String, readAt: Int64? = nil) {
+    /// `models`: the model ids read before, kept by a reader from source to source.
+    init(
+        input: CompiledInput, timeZone: TimeZone, sourceKey: String, path: String, readAt: Int64? = nil,
+        models: ModelCache = ModelCache()
+    ) {
         self.input = input
+        modelCache = models
         self.timeZone = timeZone
         self.sourceKey = sourceKey
-        fileName = path.split(separator: "/").last.map(String.init) ?? path
+        // Splitting a path costs more than reading a small file: done only for rules that hash the file's name.
+        let hashesFileName = input.records.contains { $0.identityScope == .fileName || $0.formerScope == .fileName }
+        fileName = hashesFileName ? path.split(separator: "/").last.map(String.init) ?? path : ""
         self.readAt = readAt
         let decodeCount = input.records.map(\.decode.count).max() ?? 0
         decodeParsers = (0..<decodeCount).map { _ in JSONParser() }
@@ -75,6 +82,10 @@ struct RecordExtractor {
         root: JSONRef, parser: JSONParser, line: Int, state: inout SourceState, into result: inout SourceReadResult,
         siblings: SiblingValues? = nil, damage: JournalDamage? = nil
     ) {
+        guard input.usesPatterns else {
+            apply(root: root, parser: parser, line: line, state: &state, into: &result, siblings: siblings, damage: damage)
+            return
+        }
         overrun.happened = false
         // Counts, not copies, of what only grows: holding the arrays would copy them on every line.
         let before = (
@@ -101,6 +112,14 @@ struct RecordExtractor {
             guard let damage, damage.touches(container, element) else { return false }
             result.records += 1
             result.skip(SkipReason.journalDamaged, line: line)
+            return true
+        }
+        /// Reads the whole line as a record of `rule`; false when the rule does not match it.
+        func readWhole(_ rule: CompiledRecord, _ context: RecordContext) -> Bool {
+            guard rule.match.allHold(in: context) else { return false }
+            if damage == nil || !refused(JSONPointer([]), nil) {
+                readRecord(rule, context, line: line, state: &state, into: &result, siblings: siblings)
+            }
             return true
         }
         let limitsBefore = result.limits.count
@@ -167,13 +186,12 @@ struct RecordExtractor {
                 if matched { return }
             } else {
                 parser.forgetReadReplacedText()
-                let c = elementContext(rule, parser, root, root, nil, state.variables)
-                if rule.match.allHold(in: c) {
-                    if !refused(JSONPointer([]), nil) {
-                        readRecord(rule, c, line: line, state: &state, into: &result, siblings: siblings)
-                    }
-                    return
-                }
+                // A rule that decodes no field reads the line in the context the limits read it in.
+                let matched =
+                    rule.decode.isEmpty
+                    ? readWhole(rule, context)
+                    : readWhole(rule, elementContext(rule, parser, root, root, nil, state.variables))
+                if matched { return }
             }
         }
         if !input.records.isEmpty, result.limits.count == limitsBefore {
@@ -211,8 +229,8 @@ struct RecordExtractor {
         into result: inout SourceReadResult, siblings: SiblingValues?
     ) {
         result.records += 1
-        if let skip = rule.skip.first(where: { $0.when.allHold(in: context) }) {
-            result.skip(skip.reason, line: line)
+        for index in rule.skip.indices where rule.skip[index].when.allHold(in: context) {
+            result.skip(rule.skip[index].reason, line: line)
             return
         }
         // After the descriptor's own skips, which may name what such a record is (Cursor's cut-short bubbles).
@@ -231,8 +249,20 @@ struct RecordExtractor {
             }
             return
         }
-        var context = context
-        if let siblings { context.variables = siblings.applied(to: context.variables, at: time) }
+        guard let siblings else {
+            count(rule, context, time: time, timeValue: timeValue, line: line, state: &state, into: &result)
+            return
+        }
+        var withSiblings = context
+        withSiblings.variables = siblings.applied(to: context.variables, at: time)
+        count(rule, withSiblings, time: time, timeValue: timeValue, line: line, state: &state, into: &result)
+    }
+
+    /// The rest of `readRecord`, once the record's time is known.
+    private func count(
+        _ rule: CompiledRecord, _ context: RecordContext, time: Int64, timeValue: FieldValue, line: Int,
+        state: inout SourceState, into result: inout SourceReadResult
+    ) {
         guard var raw = readTokens(rule.tokens, context) else {
             result.skip(SkipReason.badValue, line: line, problem: true)
             return
@@ -247,7 +277,9 @@ struct RecordExtractor {
             if rule.cumulativeCost { raw.cost = amount }
         }
         if rule.cumulative {
-            let key = rule.cumulativeKey.map { $0.resolve(in: context)?.text ?? "" }.joined(separator: "\u{1F}")
+            let key =
+                rule.cumulativeKey.isEmpty
+                ? "" : rule.cumulativeKey.map { $0.resolve(in: context)?.text ?? "" }.joined(separator: "\u{1F}")
             if raw.isAbsent {
                 guard let fallback = rule.fallbackTokens, let delta = readTokens(fallback, context), !delta.isAbsent else {
                     skipNoUsage(rule, context, line: line, into: &result)
@@ -263,8 +295,7 @@ struct RecordExtractor {
                 result.skip(SkipReason.lostRunningTotal, line: line)
                 return
             } else {
-                let previous = state.baselines[key] ?? RawTokens()
-                state.baselines[key] = raw
+                let previous = state.baselines.updateValue(raw, forKey: key) ?? RawTokens()
                 // A field that shrinks (or disappears, which is a drop to 0) means the counter restarted.
                 if raw.wentBackwards(from: previous) {
                     if let fallback = rule.fallbackTokens, let delta = readTokens(fallback, context), !delta.isAbsent {
@@ -292,7 +323,7 @@ struct RecordExtractor {
             result.skip(SkipReason.badValue, line: line, problem: true)
             return
         }
-        let model = rule.model?.resolve(in: context).map { modelCache.sanitized($0.text) } ?? ModelID.unknown
+        let model = rule.model?.resolve(in: context).map { modelCache.sanitized($0) } ?? ModelID.unknown
         let identity = identity(rule, context)
         let alias = alias(rule, context)
         let checkAlias = !rule.aliasKey.isEmpty && rule.aliasCheck.allHold(in: context)
@@ -308,10 +339,12 @@ struct RecordExtractor {
                 keep: identity.fromKey ? rule.keep : .first,
                 alias: alias, checkAlias: checkAlias, aliasOwner: rule.aliasGroup.map(aliasGroup),
                 estimated: rule.estimated, dimensions: dimensions(rule.dimensions, context), serverTools: serverTools))
-        result.diagnostics.update(rule: rule.index) { $0.note(time: time, number: timeValue.double) }
+        // A time read in a calendar format is text with dashes, never a number: it is not read as one.
+        let number = rule.time.format == .iso8601 || rule.time.format == .local ? nil : timeValue.double
+        result.diagnostics.update(rule: rule.index) { $0.note(time: time, number: number) }
         // Decoded fields live in other parsers: their paths are not looked at.
         if rule.decode.isEmpty, !result.diagnostics.rules[rule.index].nearMissesChecked {
-            let misses = NearMiss.find(rule.tokenPaths, in: context)
+            let misses = NearMiss.find(rule.nearMissPaths, in: context)
             result.diagnostics.update(rule: rule.index) {
                 $0.nearMissesChecked = true
                 $0.nearMisses = misses
@@ -355,7 +388,7 @@ struct RecordExtractor {
 
     /// Each dimension the record states, through the descriptor's map; nil for one it does not state.
     private func dimensions(_ spec: CompiledDimensions, _ context: RecordContext) -> PriceDimensions {
-        func read<D: StoredDimension>(_ field: (value: CompiledValue, map: MappedValue)?, as type: D.Type) -> D? {
+        func read<D: StoredDimension>(_ field: CompiledDimensions.Mapped?, as type: D.Type) -> D? {
             guard let field, let found = field.value.resolve(in: context) else { return nil }
             return field.map.resolve(found.text, as: type)
         }
@@ -367,11 +400,17 @@ struct RecordExtractor {
     /// The record's server-tool calls, or nil when a count field holds something that is not a count.
     private func serverTools(_ spec: CompiledDimensions, _ context: RecordContext) -> ServerToolCounts? {
         var counts = ServerToolCounts()
-        for (addends, path) in [(spec.webSearch, \ServerToolCounts.webSearch), (spec.webFetch, \.webFetch)] {
-            guard let addends else { continue }
+        if let addends = spec.webSearch {
             switch readCount(addends, context) {
-            case .absent: continue
-            case .count(let count): counts[keyPath: path] = count
+            case .absent: break
+            case .count(let count): counts.webSearch = count
+            case .invalid: return nil
+            }
+        }
+        if let addends = spec.webFetch {
+            switch readCount(addends, context) {
+            case .absent: break
+            case .count(let count): counts.webFetch = count
             case .invalid: return nil
             }
         }
@@ -382,7 +421,7 @@ struct RecordExtractor {
     private func readTokens(_ tokens: CompiledTokens, _ context: RecordContext) -> RawTokens? {
         var raw = RawTokens()
         var valid = true
-        func read(_ addends: [CompiledAddend]?) -> Int64? {
+        func read(_ addends: CompiledCount?) -> Int64? {
             guard let addends else { return nil }
             switch readCount(addends, context) {
             case .absent: return nil
@@ -412,7 +451,7 @@ struct RecordExtractor {
     /// The sum of a count field's present addends (every element's, for a path through arrays); absent when all
     /// are absent; invalid when one is present but not a count, or the sum is above what one record may count
     /// (`TokenCounts.recordCeiling`).
-    private func readCount(_ addends: [CompiledAddend], _ context: RecordContext) -> CountRead {
+    private func readCount(_ count: CompiledCount, _ context: RecordContext) -> CountRead {
         var sum: Int64?
         var invalid = false
         func add(_ found: FieldValue) -> Bool {
@@ -428,7 +467,13 @@ struct RecordExtractor {
             sum = next
             return true
         }
-        for addend in addends {
+        if let slots = count.slots {
+            for slot in slots {
+                if let found = context.extracted(slot), !found.isNull, !add(found) { return .invalid }
+            }
+            return sum.map { .count($0) } ?? .absent
+        }
+        for addend in count.addends {
             switch addend {
             case .value(let value):
                 if let found = value.resolve(in: context), !add(found) { return .invalid }
@@ -498,13 +543,11 @@ struct RecordExtractor {
     /// The record's alias: a hash apart from every identity (salted), or nil when its values are absent.
     private func alias(_ rule: CompiledRecord, _ context: RecordContext) -> Identity? {
         guard !rule.aliasKey.isEmpty else { return nil }
-        let values = rule.aliasKey.map { $0.resolve(in: context) }
-        guard values.allSatisfy({ $0 != nil }) else { return nil }
         var hasher = KeyHasher()
         hasher.combine(input.identitySpace)
         hasher.combine("alias")
         hashScope(rule.identityScope, into: &hasher)
-        for value in values { hasher.combine(value!) }
+        guard combine(rule.aliasKey, context, into: &hasher) else { return nil }
         return hasher.finalize().identity
     }
 
@@ -530,14 +573,21 @@ struct RecordExtractor {
     /// The identity older versions gave the record, from the descriptor's `former` key, hashed as they did (an
     /// object as its bytes); nil when that key is incomplete.
     private func formerIdentity(_ rule: CompiledRecord, _ context: RecordContext) -> Identity? {
-        let values = rule.formerKey.map { $0.resolve(in: context) }
-        guard values.allSatisfy({ $0 != nil }) else { return nil }
         var hasher = KeyHasher()
         hasher.combine(input.identitySpace)
         hashScope(rule.formerScope, into: &hasher)
-        for value in values { hasher.combine(value!) }
+        guard combine(rule.formerKey, context, into: &hasher) else { return nil }
         let (identity, asWritten) = hasher.finalize()
         return asWritten ?? identity
+    }
+
+    /// Hashes the values of a key in order; false when one is absent (the hash is then of no use).
+    private func combine(_ key: [CompiledValue], _ context: RecordContext, into hasher: inout KeyHasher) -> Bool {
+        for value in key {
+            guard let found = value.resolve(in: context) else { return false }
+            hasher.combine(found)
+        }
+        return true
     }
 
     /// The record's identity from the descriptor's key (or fallback). A record with neither is named by
@@ -549,12 +599,10 @@ struct RecordExtractor {
         _ rule: CompiledRecord, _ context: RecordContext
     ) -> (value: Identity, legacy: Identity?, fromKey: Bool) {
         for key in [rule.identityKey, rule.identityFallback] where !key.isEmpty {
-            let values = key.map { $0.resolve(in: context) }
-            guard values.allSatisfy({ $0 != nil }) else { continue }
             var hasher = KeyHasher()
             hasher.combine(input.identitySpace)
             hashScope(rule.identityScope, into: &hasher)
-            for value in values { hasher.combine(value!) }
+            guard combine(key, context, into: &hasher) else { continue }
             let (identity, legacy) = hasher.finalize()
             return (identity, rule.formerKey.isEmpty ? legacy : formerIdentity(rule, context), true)
         }
@@ -563,10 +611,10 @@ struct RecordExtractor {
         hasher.combine("content")
         // The whole line, and for a selected element its entry key and the element: two equal elements of
         // different lines (other timestamps, other sessions) stay two records.
-        FieldValue.composite(context.root, context.parser).hash(into: &hasher)
+        FieldValue.composite(context.root, ParserReference(context.parser)).hash(into: &hasher)
         if context.element != context.root {
             hasher.combine(context.entryKey ?? "")
-            FieldValue.composite(context.element, context.parser).hash(into: &hasher)
+            FieldValue.composite(context.element, ParserReference(context.parser)).hash(into: &hasher)
         }
         return (hasher.finalize(), nil, false)
     }
@@ -575,48 +623,68 @@ struct RecordExtractor {
         _ rule: CompiledLimit, _ context: RecordContext, line: Int, into result: inout SourceReadResult
     ) {
         // A window is read when its used percent is present; a line with none holds no reading.
-        let readings = rule.windows.compactMap { window in
-            window.usedPercent?.resolve(in: context)?.double.map { (window, $0) }
-        }
-        guard !readings.isEmpty else { return }
-        let logged = rule.time.flatMap { spec in
-            spec.value.resolve(in: context).flatMap { TimeParsing.milliseconds($0, format: spec.format, timeZone: timeZone) }
-        }
-        guard let time = rule.time == nil ? readAt : logged else {
-            result.skip(SkipReason.badLimitTime, line: line, problem: true)
-            return
-        }
-        let samples = readings.map { window, used in
-            var resetsAt = window.resetsAt.flatMap { at in
-                at.value.resolve(in: context).flatMap { TimeParsing.milliseconds($0, format: at.format, timeZone: timeZone) }
+        let before = result.limits.count
+        var time: Int64?
+        for window in rule.windows {
+            guard let used = window.usedPercent?.resolve(in: context)?.double else { continue }
+            if time == nil {
+                let logged = rule.time.flatMap { spec in
+                    spec.value.resolve(in: context).flatMap { TimeParsing.milliseconds($0, format: spec.format, timeZone: timeZone) }
+                }
+                time = rule.time == nil ? readAt : logged
+                guard time != nil else {
+                    result.skip(SkipReason.badLimitTime, line: line, problem: true)
+                    return
+                }
             }
-            if resetsAt == nil, let seconds = window.resetsIn?.resolve(in: context)?.double, seconds.isFinite {
-                resetsAt = time + Int64((seconds * 1000).rounded())
-            }
-            let minutes = window.windowMinutes?.resolve(in: context)?.count
-            return LimitSample(
-                tool: input.tool, time: time, window: minutes.flatMap { window.namesByMinutes[$0] } ?? window.name,
-                usedPercent: used, windowMinutes: minutes, resetsAt: resetsAt)
+            result.limits.append(sample(window, used: used, at: time!, context))
         }
         // As for a record: bytes that are not UTF-8 spoil a reading only when it was read from them.
-        if context.parser.readReplacedText {
+        if time != nil, context.parser.readReplacedText {
+            result.limits.removeSubrange(before...)
             result.skip(SkipReason.malformedJSON, line: line, problem: true)
-            return
         }
-        result.limits += samples
+    }
+
+    private func sample(_ window: CompiledWindow, used: Double, at time: Int64, _ context: RecordContext) -> LimitSample {
+        var resetsAt = window.resetsAt.flatMap { at in
+            at.value.resolve(in: context).flatMap { TimeParsing.milliseconds($0, format: at.format, timeZone: timeZone) }
+        }
+        if resetsAt == nil, let seconds = window.resetsIn?.resolve(in: context)?.double, seconds.isFinite {
+            resetsAt = time + Int64((seconds * 1000).rounded())
+        }
+        let minutes = window.windowMinutes?.resolve(in: context)?.count
+        return LimitSample(
+            tool: input.tool, time: time, window: minutes.flatMap(window.name(minutes:)) ?? window.name,
+            usedPercent: used, windowMinutes: minutes, resetsAt: resetsAt)
     }
 }
 
-/// The last model id seen and its sanitized form: a source names the same model record after record.
-private final class ModelCache {
-    private var raw = ""
-    private var clean = ModelID.unknown
+/// The last few model ids read and their sanitized forms: a source names the same model record after record, or
+/// alternates between a few (a main model and a smaller one for side tasks), and so do the sources of one tool, so an
+/// id's bytes are compared with them, and it is read into a string and sanitized only when it is none of them. Used by
+/// one reader's thread.
+final class ModelCache {
+    private static let capacity = 4
+    // One reader's thread, record after record: checked for exclusive access at compile time only.
+    @exclusivity(unchecked) private var entries: [(raw: [UInt8], clean: String)] = []
 
-    func sanitized(_ text: String) -> String {
-        if text != raw {
-            raw = text
-            clean = ModelID.sanitize(text)
+    func sanitized(_ value: FieldValue) -> String {
+        if case .bytes(let bytes) = value { return sanitized(bytes) }
+        var text = value.text
+        return text.withUTF8 { sanitized(UnsafeRawBufferPointer($0)) }
+    }
+
+    private func sanitized(_ bytes: UnsafeRawBufferPointer) -> String {
+        for index in entries.indices {
+            let same = entries[index].raw.withUnsafeBytes { known in
+                known.count == bytes.count && (bytes.isEmpty || memcmp(known.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+            }
+            if same { return entries[index].clean }
         }
+        let clean = ModelID.sanitize(String(decoding: bytes, as: UTF8.self))
+        if entries.count == Self.capacity { entries.removeFirst() }
+        entries.append((Array(bytes), clean))
         return clean
     }
 }

@@ -50,6 +50,8 @@ final class SQLiteSourceReader: SourceReader {
     private let rootPaths: JSONPathSet
     private let timeZone: TimeZone
     private let parser = JSONParser()
+    /// Model ids read, kept from source to source (`ModelCache`).
+    private let models = ModelCache()
     private let limits: QueryLimits
 
     init(input: CompiledInput, queries: [SQLQuery], timeZone: TimeZone, limits: QueryLimits = .standard) {
@@ -123,7 +125,7 @@ final class SQLiteSourceReader: SourceReader {
                 throw StoreError(message: "the query returns no column named '\(query.watermark!)' (its watermark)", busy: false)
             }
             let bound: [SQLValue] = statement.parameterCount == 0 ? [] : [Self.value(of: result.state.watermark)]
-            let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey, path: path)
+            let extractor = RecordExtractor(input: input, timeZone: timeZone, sourceKey: sourceKey, path: path, models: models)
             var state = result.state
             var highest = state.watermark
             var rowNumber = 0

@@ -35,14 +35,22 @@ public struct RawTokens: Sendable, Equatable, Codable {
 
     public init() {}
 
-    var fields: [Int64?] { [input, output, cacheRead, cacheWrite, cacheWrite5m, cacheWrite1h, cacheWrite12h, reasoning] }
+    /// Whether `test` holds for every token field: record by record, where an array of the fields would be allocated.
+    private func allFields(_ test: (Int64?) -> Bool) -> Bool {
+        test(input) && test(output) && test(cacheRead) && test(cacheWrite) && test(cacheWrite5m) && test(cacheWrite1h)
+            && test(cacheWrite12h) && test(reasoning)
+    }
 
-    var isAbsent: Bool { fields.allSatisfy { $0 == nil } && cost == nil }
-    var isZero: Bool { fields.allSatisfy { ($0 ?? 0) == 0 } && (cost ?? 0) == 0 }
+    var isAbsent: Bool { allFields { $0 == nil } && cost == nil }
+    var isZero: Bool { allFields { ($0 ?? 0) == 0 } && (cost ?? 0) == 0 }
 
     /// True when any field is smaller than in `previous`: the counter was reset.
     func wentBackwards(from previous: RawTokens) -> Bool {
-        zip(fields, previous.fields).contains { ($0 ?? 0) < ($1 ?? 0) } || (cost ?? 0) < (previous.cost ?? 0)
+        func smaller(_ a: Int64?, _ b: Int64?) -> Bool { (a ?? 0) < (b ?? 0) }
+        return smaller(input, previous.input) || smaller(output, previous.output) || smaller(cacheRead, previous.cacheRead)
+            || smaller(cacheWrite, previous.cacheWrite) || smaller(cacheWrite5m, previous.cacheWrite5m)
+            || smaller(cacheWrite1h, previous.cacheWrite1h) || smaller(cacheWrite12h, previous.cacheWrite12h)
+            || smaller(reasoning, previous.reasoning) || (cost ?? 0) < (previous.cost ?? 0)
     }
 
     func minus(_ previous: RawTokens) -> RawTokens {

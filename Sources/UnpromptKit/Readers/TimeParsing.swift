@@ -121,6 +121,7 @@ enum TimeParsing {
         b.withUnsafeBytes { digits($0, start, count) }
     }
 
+    @inline(__always)
     private static func digits(_ b: UnsafeRawBufferPointer, _ start: Int, _ count: Int) -> Int64? {
         guard start + count <= b.count else { return nil }
         var value: Int64 = 0

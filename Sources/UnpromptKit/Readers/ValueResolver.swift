@@ -17,14 +17,25 @@ enum FieldValue {
     case integer(Int64)
     case number(Double)
     case bool(Bool)
-    case composite(JSONRef, JSONParser)
+    case composite(JSONRef, ParserReference)
     case null
+}
+
+/// The parser a value was read from, held without a reference count: a value read from a record is only valid
+/// while its parser holds that document, so counting references to the parser would only cost time, value by value.
+struct ParserReference {
+    unowned(unsafe) let parser: JSONParser
+
+    @inline(__always)
+    init(_ parser: __shared JSONParser) { self.parser = parser }
 }
 
 /// Reads values out of one record: the element being read, the line or document it came from, carried
 /// values and the key of a selected object entry. It borrows the parsers, and is only valid until they parse again.
 struct RecordContext {
-    let parser: JSONParser
+    /// Not counted (`ParserReference`): a context lives within one call that holds its parser. Values are read
+    /// through `withParser`, which calls into it without counting either.
+    private let parserReference: Unmanaged<JSONParser>
     let root: JSONRef
     let element: JSONRef
     let entryKey: String?
@@ -35,21 +46,49 @@ struct RecordContext {
     var decoded: [(JSONParser, JSONRef)?]
     /// A `decode` field holds a string that is not JSON.
     var malformedDecode = false
-    /// Told when a pattern of a value or condition used up its work (`BoundedMatch`).
-    var overrun: PatternOverrun?
+    /// Told when a pattern of a value or condition used up its work (`BoundedMatch`); not counted, as `parser`.
+    unowned(unsafe) var overrun: PatternOverrun?
+
+    init(
+        parser: JSONParser, root: JSONRef, element: JSONRef, entryKey: String?, variables: [String: String],
+        decoded: [(JSONParser, JSONRef)?], overrun: PatternOverrun?
+    ) {
+        parserReference = .passUnretained(parser)
+        self.root = root
+        self.element = element
+        self.entryKey = entryKey
+        self.variables = variables
+        self.decoded = decoded
+        self.overrun = overrun
+    }
+
+    var parser: JSONParser { parserReference.takeUnretainedValue() }
+
+    /// Calls `body` with the parser, counting no reference to it: what reads every value goes through this.
+    @inline(__always)
+    func withParser<R>(_ body: (JSONParser) -> R) -> R { parserReference._withUnsafeGuaranteedRef(body) }
 
     func lookup(_ path: CompiledPath) -> FieldValue? {
         if let decodedPath = path.decoded {
             guard let (inner, ref) = decoded[decodedPath.index] else { return nil }
             return inner.value(at: decodedPath.inner, in: ref).map { FieldValue($0, inner) }
         }
-        if let slot = path.slot { return parser.extractedValue(slot).map { FieldValue($0, parser) } }
-        return parser.value(at: path.pointer, in: path.fromRoot ? root : element).map { FieldValue($0, parser) }
+        if let slot = path.slot { return extracted(slot) }
+        return withParser { parser in
+            parser.value(at: path.pointer, in: path.fromRoot ? root : element).map { FieldValue($0, parser) }
+        }
+    }
+
+    /// The value of a path read from the line's root (`CompiledPath.slot`).
+    @inline(__always)
+    func extracted(_ slot: Int) -> FieldValue? {
+        withParser { parser in parser.extractedValue(slot).map { FieldValue($0, parser) } }
     }
 }
 
 extension FieldValue {
-    init(_ value: JSONValue, _ parser: JSONParser) {
+    @inline(__always)
+    init(_ value: JSONValue, _ parser: __shared JSONParser) {
         switch value {
         case .null: self = .null
         case .bool(let b): self = .bool(b)
@@ -57,7 +96,7 @@ extension FieldValue {
         case .uint(let u): self = u <= UInt64(Int64.max) ? .integer(Int64(u)) : .number(Double(u))
         case .double(let d): self = .number(d)
         case .string(let bytes): self = .bytes(bytes)
-        case .array(let ref), .object(let ref): self = .composite(ref, parser)
+        case .array(let ref), .object(let ref): self = .composite(ref, ParserReference(parser))
         }
     }
 
@@ -71,8 +110,8 @@ extension FieldValue {
         case .integer(let i): return String(i)
         case .number(let d): return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
         case .bool(let b): return b ? "true" : "false"
-        case .composite(let ref, let parser):
-            return parser.withMinifiedJSON(of: ref) { String(decoding: $0, as: UTF8.self) }
+        case .composite(let ref, let reference):
+            return reference.parser.withMinifiedJSON(of: ref) { String(decoding: $0, as: UTF8.self) }
         case .null: return "null"
         }
     }
@@ -81,7 +120,7 @@ extension FieldValue {
     func hash(into hasher: inout IdentityHasher) {
         switch self {
         case .bytes(let bytes): hasher.combine(bytes)
-        case .composite(let ref, let parser): parser.withMinifiedJSON(of: ref) { hasher.combine($0) }
+        case .composite(let ref, let reference): reference.parser.withMinifiedJSON(of: ref) { hasher.combine($0) }
         default: hasher.combine(text)
         }
     }
@@ -141,17 +180,37 @@ final class CompiledValue: Sendable {
 
     let alternatives: [Source]
     let patterns: [NSRegularExpression]
+    /// Per alternative, the slot of a path read from the line's root (`CompiledPath.slot`), else -1: the usual
+    /// alternative, read without copying it (and counting references to what it holds) out of `alternatives`.
+    private let slots: [Int]
 
     init(alternatives: [Source], patterns: [NSRegularExpression]) {
         self.alternatives = alternatives
         self.patterns = patterns
+        slots = alternatives.map { source in
+            guard case .path(let path) = source, path.decoded == nil, let slot = path.slot else { return -1 }
+            return slot
+        }
+    }
+
+    /// The slot when the value is one path read from the line's root, with no pattern.
+    var rootSlot: Int? {
+        guard slots.count == 1, slots[0] >= 0, patterns.isEmpty else { return nil }
+        return slots[0]
     }
 
     /// The first present, non-null alternative, then the first matching pattern's capture (nil when none matches).
     func resolve(in context: RecordContext) -> FieldValue? {
         var found: FieldValue?
-        for source in alternatives {
-            switch source {
+        for index in slots.indices {
+            if slots[index] >= 0 {
+                if let value = context.extracted(slots[index]), !value.isNull {
+                    found = value
+                    break
+                }
+                continue
+            }
+            switch alternatives[index] {
             case .path(let path):
                 if let value = context.lookup(path), !value.isNull { found = value }
             case .variable(let name):
@@ -200,7 +259,8 @@ final class CompiledLookup: Sendable {
     /// `path` in the first element whose fields equal the record's values, compared as text (so `3` equals
     /// `"3"`); nil when a value is absent or no element matches.
     func resolve(in context: RecordContext) -> FieldValue? {
-        guard case .composite(let ref, let parser)? = context.lookup(array) else { return nil }
+        guard case .composite(let ref, let reference)? = context.lookup(array) else { return nil }
+        let parser = reference.parser
         var wanted: [String] = []
         for key in match {
             guard let value = key.value.resolve(in: context), !value.isNull else { return nil }
@@ -234,14 +294,21 @@ final class CompiledCondition: Sendable {
     /// The field tested, or (nil) the carried value `variable`.
     let path: CompiledPath?
     let variable: String?
+    /// The slot of `path` when it is read from the line's root (`CompiledValue`'s `slots`), else -1.
+    private let slot: Int
     private let kind: Kind
     private let literals: [Condition.Literal]
+    /// The string literals' UTF-8 bytes one after another, and where each ends: a string of the log is compared
+    /// with them in place, without copying a literal.
+    private let literalText: [UInt8]
+    private let literalEnds: [Int]
     private let regex: NSRegularExpression?
     private let bound: Double
 
     init(path: CompiledPath?, variable: String?, test: Condition.Test) {
         self.path = path
         self.variable = variable
+        slot = path.flatMap { $0.decoded == nil ? $0.slot : nil } ?? -1
         var literals: [Condition.Literal] = []
         var regex: NSRegularExpression?
         var bound = 0.0
@@ -259,12 +326,23 @@ final class CompiledCondition: Sendable {
             bound = number
         }
         self.literals = literals
+        var text: [UInt8] = []
+        var ends: [Int] = []
+        for case .string(let literal) in literals {
+            text += literal.utf8
+            ends.append(text.count)
+        }
+        literalText = text
+        literalEnds = ends
         self.regex = regex
         self.bound = bound
     }
 
     func holds(in context: RecordContext) -> Bool {
-        let value = path.map { context.lookup($0) } ?? variable.flatMap { context.variables[$0] }.map { FieldValue.text($0) }
+        let value =
+            slot >= 0
+            ? context.extracted(slot)
+            : path.map { context.lookup($0) } ?? variable.flatMap { context.variables[$0] }.map { FieldValue.text($0) }
         switch kind {
         case .present:
             return value.map { !$0.isNull } ?? false
@@ -284,14 +362,32 @@ final class CompiledCondition: Sendable {
             }
         case .equals:
             guard let value else { return false }
+            // A string of the log equals only a string literal.
+            if case .bytes(let bytes) = value { return equalsStringLiteral(bytes) }
             return literals.contains { value.equals($0) }
+        }
+    }
+
+    private func equalsStringLiteral(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        literalText.withUnsafeBytes { text in
+            var start = 0
+            for end in literalEnds {
+                if end - start == bytes.count,
+                    bytes.count == 0 || memcmp(text.baseAddress! + start, bytes.baseAddress!, bytes.count) == 0
+                {
+                    return true
+                }
+                start = end
+            }
+            return false
         }
     }
 }
 
 extension Array where Element == CompiledCondition {
     func allHold(in context: RecordContext) -> Bool {
-        allSatisfy { $0.holds(in: context) }
+        for index in indices where !self[index].holds(in: context) { return false }
+        return true
     }
 }
 
@@ -308,7 +404,7 @@ final class CompiledEach: Sendable {
 
     /// Every present, non-null value the path reaches, in order; none when an array along it is absent.
     func values(in context: RecordContext, _ body: (FieldValue) -> Bool) {
-        let start: FieldValue? = first.map { context.lookup($0) } ?? .composite(context.element, context.parser)
+        let start: FieldValue? = first.map { context.lookup($0) } ?? .composite(context.element, ParserReference(context.parser))
         guard let start else { return }
         _ = walk(start, rest[...], body)
     }
@@ -316,11 +412,12 @@ final class CompiledEach: Sendable {
     /// Feeds the values below `value` to `body`; false once `body` asked to stop.
     private func walk(_ value: FieldValue, _ steps: ArraySlice<JSONPointer?>, _ body: (FieldValue) -> Bool) -> Bool {
         guard let step = steps.first else { return value.isNull || body(value) }
-        guard case .composite(let ref, let parser) = value else { return true }
+        guard case .composite(let ref, let reference) = value else { return true }
+        let parser = reference.parser
         // `elements(of:)` is empty for an object: only arrays add their elements.
         for element in parser.elements(of: ref) {
             let next: FieldValue? = step.map { pointer in parser.value(at: pointer, in: element).map { FieldValue($0, parser) } }
-                ?? FieldValue.composite(element, parser)
+                ?? FieldValue.composite(element, reference)
             if let next, !walk(next, steps.dropFirst(), body) { return false }
         }
         return true

@@ -25,7 +25,8 @@ final class DryRunLedger: ScanLedger {
                 }
             }
             limitSamples += read.limits.count
-            latestLimits = LimitSample.latestPerWindow(latestLimits + read.limits)
+            // The latest of each read's first, so that its samples are not copied (the later one still wins a tie).
+            latestLimits = LimitSample.latestPerWindow(latestLimits + LimitSample.latestPerWindow(read.limits))
             return outcome
         }
     }

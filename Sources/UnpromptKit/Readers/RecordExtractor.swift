@@ -267,7 +267,7 @@ struct RecordExtractor {
             result.skip(SkipReason.badValue, line: line, problem: true)
             return
         }
-        var cost = rule.cost?.resolve(in: context)
+        let cost = rule.cost?.resolve(in: context)
         // A cost that stands for the usage (a cost-only record, a running cost) must be a real amount.
         if rule.costOnly || rule.cumulativeCost, let found = cost {
             guard let amount = found.double, amount.isFinite, amount >= 0 else {

@@ -162,7 +162,3 @@ public final class Pricer: Sendable {
         return (usd, approximate)
     }
 }
-
-/// Not `Sendable`: It caches resolutions as it prices: one per view.
-@available(*, unavailable)
-extension Pricer: Sendable {}

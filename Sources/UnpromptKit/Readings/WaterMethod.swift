@@ -179,7 +179,3 @@ public enum BottleLevel: Sendable {
         return result
     }
 }
-
-/// Not `Sendable`: It caches factors as it estimates: one per view.
-@available(*, unavailable)
-extension WaterEstimator: Sendable {}

@@ -102,23 +102,52 @@ final class UsageStoreTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/none.sqlite"))
     }
 
-    /// A rescan compares stats with the stamps alone; each stamp is its checkpoint's, and the default of a ledger
-    /// that keeps only whole checkpoints (the dry run's) says the same.
+    /// A rescan compares stats with the stamps alone, looked up by the source key's value; each stamp is its
+    /// checkpoint's, and the default of a ledger that keeps only whole checkpoints (the dry run's) says the same. A
+    /// key that is no source key's exact text (a leading zero, upper case) names no source, and is left out.
     func testStampsAreTheCheckpointsStatFields() throws {
         let store = try UsageStore(path: dir + "/u.sqlite")
         XCTAssertEqual(try store.checkpointStamps(), [:])
-        _ = try store.commit(sourceKey: "a", expected: nil, events: [], limits: [], checkpoint: try checkpoint(offset: 10))
+        let a = Identity(high: 0x1f, low: 0)
+        let b = Identity(high: UInt64.max, low: 0xabc)
+        _ = try store.commit(sourceKey: a.description, expected: nil, events: [], limits: [], checkpoint: try checkpoint(offset: 10))
         _ = try store.commit(
-            sourceKey: "b", expected: nil, events: [],
+            sourceKey: b.description, expected: nil, events: [],
             limits: [], checkpoint: try Checkpoint(
                 device: UInt64.max, inode: 1 << 63, size: 99, modifiedNanoseconds: -5, offset: 40, headLength: 4, headHash: "h",
                 tailHash: "t", state: SourceState()))
+        for foreign in ["01f:0", "1F:0", "a", "1f:0:0", "1f:", "11111111111111111:0"] {
+            _ = try store.commit(sourceKey: foreign, expected: nil, events: [], limits: [], checkpoint: try checkpoint(offset: 1))
+        }
         let stamps = try store.checkpointStamps()
-        XCTAssertEqual(stamps["a"], CheckpointStamp(device: 1, inode: 2, size: 10, modifiedNanoseconds: 3))
-        XCTAssertEqual(stamps["b"], CheckpointStamp(device: UInt64.max, inode: 1 << 63, size: 99, modifiedNanoseconds: -5))
-        XCTAssertEqual(stamps, try store.allCheckpoints().mapValues(\.stamp))
+        XCTAssertEqual(a.description, "1f:0")
+        XCTAssertEqual(stamps[a], CheckpointStamp(device: 1, inode: 2, size: 10, modifiedNanoseconds: 3))
+        XCTAssertEqual(stamps[b], CheckpointStamp(device: UInt64.max, inode: 1 << 63, size: 99, modifiedNanoseconds: -5))
         XCTAssertEqual(stamps.count, 2)
+        let all = try store.allCheckpoints()
+        XCTAssertEqual(all.count, 8)
+        for (identity, stamp) in stamps { XCTAssertEqual(all[identity.description]?.stamp, stamp) }
         XCTAssertEqual(DryRunLedger().checkpointStamps(), [:])
+    }
+
+    /// A source key is found again from its text: every identity's, and none that another text would give.
+    func testASourceKeysTextGivesItsIdentityBack() {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<1000 {
+            let identity = Identity(
+                high: random.next() >> UInt64.random(in: 0...63), low: random.next() >> UInt64.random(in: 0...63))
+            var text = identity.description
+            XCTAssertEqual(text.withUTF8 { Identity(description: UnsafeRawBufferPointer($0)) }, identity, text)
+        }
+        for text in ["0:0", "ffffffffffffffff:ffffffffffffffff"] {
+            var copy = text
+            XCTAssertEqual(copy.withUTF8 { Identity(description: UnsafeRawBufferPointer($0)) }?.description, text)
+        }
+        for text in ["", ":", "0", "00:0", "0:00", "A:0", "0:g", " 1:0", "1:0 ", "1:2:3", "10000000000000000:0"] {
+            var copy = text
+            XCTAssertNil(copy.withUTF8 { Identity(description: UnsafeRawBufferPointer($0)) }, text)
+        }
+        XCTAssertEqual(SourceKey.of(path: "/a/b.jsonl"), SourceKey.identity(of: "/a/b.jsonl").description)
     }
 
     /// A read whose starting checkpoint has moved (another scan got there first) writes nothing.

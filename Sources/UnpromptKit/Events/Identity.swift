@@ -21,6 +21,30 @@ public struct Identity: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The identity whose `description` is exactly `text` (its UTF-8), or nil: lowercase digits, no leading zero,
+    /// one colon, so that equal identities are equal texts, as a lookup by either needs.
+    init?(description text: UnsafeRawBufferPointer) {
+        guard let colon = text.firstIndex(of: UInt8(ascii: ":")),
+            let high = Self.hex(UnsafeRawBufferPointer(rebasing: text[..<colon])),
+            let low = Self.hex(UnsafeRawBufferPointer(rebasing: text[(colon + 1)...]))
+        else { return nil }
+        self.init(high: high, low: low)
+    }
+
+    /// The value of 1 to 16 hexadecimal digits as `hex(_:into:at:)` writes them, or nil.
+    private static func hex(_ digits: UnsafeRawBufferPointer) -> UInt64? {
+        guard (1...16).contains(digits.count), digits.count == 1 || digits[0] != UInt8(ascii: "0") else { return nil }
+        var value: UInt64 = 0
+        for digit in digits {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt64(digit - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt64(digit - UInt8(ascii: "a") + 10)
+            default: return nil
+            }
+        }
+        return value
+    }
+
     /// Writes `value`'s hexadecimal digits at `start`; how many.
     private static func hex(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
         let digits = max(1, (64 - value.leadingZeroBitCount + 3) / 4)

@@ -236,6 +236,13 @@ final class Statement {
         func text(_ index: Int32) -> String? {
             sqlite3_column_type(statement, index) == SQLITE_TEXT ? String(cString: sqlite3_column_text(statement, index)) : nil
         }
+
+        /// A text column's UTF-8 where SQLite holds it, valid only inside `body`.
+        func withText<T>(_ index: Int32, _ body: (UnsafeRawBufferPointer) -> T) -> T? {
+            guard sqlite3_column_type(statement, index) == SQLITE_TEXT, let text = sqlite3_column_text(statement, index)
+            else { return nil }
+            return body(UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, index))))
+        }
     }
 
     /// Binds and collects every row.

@@ -94,9 +94,15 @@ public struct DryRun: Sendable {
 /// The opaque name of a source in the store and in identities: a hash of its path, never the path.
 public enum SourceKey: Sendable {
     public static func of(path: String) -> String {
+        identity(of: path).description
+    }
+
+    /// The key as a value, which a rescan looks its stamps up by (`ScanLedger.checkpointStamps`): its text is
+    /// spelled only for a source that changed.
+    static func identity(of path: String) -> Identity {
         // The path's bytes (`SystemPath`): for a UTF-8 path, its text, as before.
         var hasher = IdentityHasher()
-        SystemPath.bytes(path).withUnsafeBytes { hasher.combine($0) }
-        return hasher.finalize().description
+        SystemPath.withBytes(path) { hasher.combine($0) }
+        return hasher.finalize()
     }
 }

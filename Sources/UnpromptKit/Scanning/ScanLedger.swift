@@ -19,9 +19,10 @@ public protocol ScanLedger<Failure>: Sendable {
     func lockForScan() throws(Failure) -> ScanLease
     /// Every source's checkpoint, by source key: one query for a whole rescan.
     func allCheckpoints() throws(Failure) -> [String: Checkpoint]
-    /// What a rescan compares each source's stat with, by source key: one query, and no hash or saved state
-    /// of a source that has nothing new.
-    func checkpointStamps() throws(Failure) -> [String: CheckpointStamp]
+    /// What a rescan compares each source's stat with, by source key (`SourceKey.identity`): one query, and no
+    /// hash or saved state of a source that has nothing new. A key that is no source key's text names no source
+    /// a scan finds, and is left out.
+    func checkpointStamps() throws(Failure) -> [Identity: CheckpointStamp]
     /// One source's checkpoint, for a source whose stamp shows it changed.
     func checkpoint(for sourceKey: String) throws(Failure) -> Checkpoint?
     /// Commits reads in order, each as the contract says; the group in one transaction where the ledger has them
@@ -37,8 +38,15 @@ public protocol ScanLedger<Failure>: Sendable {
 }
 
 extension ScanLedger {
-    public func checkpointStamps() throws(Failure) -> [String: CheckpointStamp] {
-        try allCheckpoints().mapValues(\.stamp)
+    public func checkpointStamps() throws(Failure) -> [Identity: CheckpointStamp] {
+        var stamps: [Identity: CheckpointStamp] = [:]
+        for (key, checkpoint) in try allCheckpoints() {
+            var text = key
+            if let identity = text.withUTF8({ Identity(description: UnsafeRawBufferPointer($0)) }) {
+                stamps[identity] = checkpoint.stamp
+            }
+        }
+        return stamps
     }
 
     public func checkpoint(for sourceKey: String) throws(Failure) -> Checkpoint? {

@@ -94,13 +94,14 @@ public struct Scanner: Sendable {
                 var rules: CompiledInput?
                 for source in found {
                     report.sources += 1
-                    let key = SourceKey.of(path: source.path)
+                    let identity = SourceKey.identity(of: source.path)
                     let info = SourceFingerprint.changeStat(source.info, of: source.path, format: input.format)
-                    let stamp = stamps[key]
+                    let stamp = stamps[identity]
                     if let stamp, SourceFingerprint.unchanged(info, since: stamp) {
                         report.unchanged += 1
                         continue
                     }
+                    let key = identity.description
                     let compiled = rules ?? CompiledInput(descriptor.inputs[index], descriptor: descriptor)
                     rules = compiled
                     let checkpoint = stamp == nil ? nil : try ledger.checkpoint(for: key)

@@ -61,6 +61,16 @@ enum SystemPath {
         } ?? path.utf8.contains(0xF4)
     }
 
+    /// Calls `body` with the path's bytes, copied only when it holds escaped ones.
+    static func withBytes<T>(_ path: String, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        if !mayHoldEscapes(path), let result = try path.utf8.withContiguousStorageIfAvailable({
+            try body(UnsafeRawBufferPointer($0))
+        }) {
+            return result
+        }
+        return try bytes(path).withUnsafeBytes(body)
+    }
+
     /// Calls `body` with the path as the system spells it, NUL-terminated.
     static func withCString<T>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> T) rethrows -> T {
         guard mayHoldEscapes(path) else { return try path.withCString(body) }

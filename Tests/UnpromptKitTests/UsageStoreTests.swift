@@ -110,14 +110,16 @@ final class UsageStoreTests: XCTestCase {
         XCTAssertEqual(try store.checkpointStamps(), [:])
         let a = Identity(high: 0x1f, low: 0)
         let b = Identity(high: UInt64.max, low: 0xabc)
-        _ = try store.commit(sourceKey: a.description, expected: nil, events: [], limits: [], checkpoint: try checkpoint(offset: 10))
+        _ = try store.commit(
+            sourceKey: a.description, expected: nil, events: [], limits: [], checkpoint: try checkpoint(offset: 10))
         _ = try store.commit(
             sourceKey: b.description, expected: nil, events: [],
             limits: [], checkpoint: try Checkpoint(
                 device: UInt64.max, inode: 1 << 63, size: 99, modifiedNanoseconds: -5, offset: 40, headLength: 4, headHash: "h",
                 tailHash: "t", state: SourceState()))
         for foreign in ["01f:0", "1F:0", "a", "1f:0:0", "1f:", "11111111111111111:0"] {
-            _ = try store.commit(sourceKey: foreign, expected: nil, events: [], limits: [], checkpoint: try checkpoint(offset: 1))
+            _ = try store.commit(
+                sourceKey: foreign, expected: nil, events: [], limits: [], checkpoint: try checkpoint(offset: 1))
         }
         let stamps = try store.checkpointStamps()
         XCTAssertEqual(a.description, "1f:0")

@@ -2,11 +2,6 @@
 public enum ConfigDirectory: Sendable {
     /// `${XDG_CONFIG_HOME:-~/.config}/unprompt` on Linux, `~/Library/Application Support/Unprompt` on macOS.
     public static func path(environment: [String: String], home: String) -> String {
-        #if os(macOS)
-            return home + "/Library/Application Support/Unprompt"
-        #else
-            let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
-            return config + "/unprompt"
-        #endif
+        UserDirectory.config.path(environment: environment, home: home)
     }
 }

@@ -16,12 +16,7 @@ public final class UsageStore: Sendable {
     /// The default location: `${XDG_DATA_HOME:-~/.local/share}/unprompt/usage.sqlite` on Linux,
     /// `~/Library/Application Support/Unprompt/usage.sqlite` on macOS.
     public static func defaultPath(environment: [String: String], home: String) -> String {
-        #if os(macOS)
-            return home + "/Library/Application Support/Unprompt/usage.sqlite"
-        #else
-            let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/share"
-            return data + "/unprompt/usage.sqlite"
-        #endif
+        UserDirectory.data.path(environment: environment, home: home) + "/usage.sqlite"
     }
 
     /// Opens (creating when missing) and migrates the store. A file that is not a store (`StoreFile`), is

@@ -5,12 +5,7 @@ import Foundation
 package enum CacheDirectory {
     /// `${XDG_CACHE_HOME:-~/.cache}/unprompt` on Linux, `~/Library/Caches/Unprompt` on macOS.
     package static func path(environment: [String: String], home: String) -> String {
-        #if os(macOS)
-            return home + "/Library/Caches/Unprompt"
-        #else
-            let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.cache"
-            return cache + "/unprompt"
-        #endif
+        UserDirectory.cache.path(environment: environment, home: home)
     }
 
     /// What tells the running program apart from every other build of it: its file's device, inode, size and

@@ -62,10 +62,10 @@ struct ReadPass<Ledger: ScanLedger> {
         let fd = SystemPath.openForReading(plan.path)
         guard fd >= 0 else { return .failure(SourceReadError(errno: errno, operation: "open")) }
         defer { close(fd) }
-        var before = stat()
-        guard fstat(fd, &before) == 0 else { return .failure(SourceReadError(errno: errno, operation: "stat")) }
-        guard SystemPath.isRegularFile(before) else { return .failure(.notARegularFile) }
-        before = SourceFingerprint.changeStat(before, of: plan.path, format: plan.rules.format)
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .failure(SourceReadError(errno: errno, operation: "stat")) }
+        guard SystemPath.isRegularFile(info) else { return .failure(.notARegularFile) }
+        let before = SourceFingerprint.changeStamp(SourceFingerprint.stamp(info), of: plan.path, format: plan.rules.format)
         var start = reader.resumesAtOffset ? SourceFingerprint.resumeOffset(fd: fd, current: before, checkpoint: plan.checkpoint) : 0
         var state = SourceState()
         var damaged = false

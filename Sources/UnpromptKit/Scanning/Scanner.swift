@@ -95,9 +95,9 @@ public struct Scanner: Sendable {
                 for source in found {
                     report.sources += 1
                     let identity = SourceKey.identity(of: source.path)
-                    let info = SourceFingerprint.changeStat(source.info, of: source.path, format: input.format)
+                    let current = SourceFingerprint.changeStamp(source.stamp, of: source.path, format: input.format)
                     let stamp = stamps[identity]
-                    if let stamp, SourceFingerprint.unchanged(info, since: stamp) {
+                    if let stamp, current == stamp {
                         report.unchanged += 1
                         continue
                     }

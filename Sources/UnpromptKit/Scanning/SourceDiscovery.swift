@@ -3,11 +3,13 @@ import Foundation
 /// One file found for a descriptor input.
 public struct DiscoveredSource: Sendable {
     public let path: String
-    public let device: UInt64
-    public let inode: UInt64
-    public let size: Int64
-    /// The stat taken while discovering it, so a rescan needs no second one.
-    let info: stat
+    /// What the stat taken while discovering it says, so a rescan needs no second one: four integers, since
+    /// thousands of sources are found, kept and sorted (a whole stat is 144 bytes).
+    let stamp: CheckpointStamp
+
+    public var device: UInt64 { stamp.device }
+    public var inode: UInt64 { stamp.inode }
+    public var size: Int64 { stamp.size }
 }
 
 /// A directory that exists but could not be listed (or a root that could not be opened). Reported,
@@ -114,10 +116,7 @@ private struct Walker {
             file: { path, segments in
                 var info = stat()
                 guard spec.names(file: segments), SystemPath.stat(path, &info) else { return }
-                found.append(
-                    DiscoveredSource(
-                        path: path, device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                        info: info))
+                found.append(DiscoveredSource(path: path, stamp: SourceFingerprint.stamp(info)))
             },
             other: { segments in if spec.names(file: segments) { leftOut += 1 } },
             unlisted: { error in

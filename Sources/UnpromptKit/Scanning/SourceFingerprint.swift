@@ -30,24 +30,25 @@ enum SourceFingerprint {
     /// The checkpoint recorded after reading up to `end`, with the stat taken before the read (so a file
     /// that grew during the read is seen as changed next time). It fails when the bytes just read are no
     /// longer all there, or when the reader's state cannot be saved.
-    static func checkpoint(fd: Int32, before: stat, end: Int64, state: SourceState) throws(SourceReadError) -> Checkpoint {
+    static func checkpoint(
+        fd: Int32, before: CheckpointStamp, end: Int64, state: SourceState
+    ) throws(SourceReadError) -> Checkpoint {
         let headLength = min(headLength, end)
         let tailLength = min(tailLength, end)
         guard let head = hash(fd: fd, offset: 0, length: headLength),
             let tail = hash(fd: fd, offset: end - tailLength, length: tailLength)
         else { throw SourceReadError(errno: EIO, operation: "recording the checkpoint (re-reading the bytes just read)") }
         return try Checkpoint(
-            device: UInt64(before.st_dev), inode: UInt64(before.st_ino), size: Int64(before.st_size),
-            modifiedNanoseconds: modified(before), offset: end, headLength: headLength, headHash: head,
-            tailHash: tail, state: state)
+            device: before.device, inode: before.inode, size: before.size, modifiedNanoseconds: before.modifiedNanoseconds,
+            offset: end, headLength: headLength, headHash: head, tailHash: tail, state: state)
     }
 
     /// Where a read of this file may start: the checkpoint's offset when the file is the one it
     /// describes and still holds the bytes read before; else 0 (truncated, replaced or rewritten: read
     /// again, and identities keep every record counted once).
-    static func resumeOffset(fd: Int32, current: stat, checkpoint: Checkpoint?) -> Int64 {
-        guard let checkpoint, UInt64(current.st_dev) == checkpoint.device, UInt64(current.st_ino) == checkpoint.inode,
-            Int64(current.st_size) >= checkpoint.offset,
+    static func resumeOffset(fd: Int32, current: CheckpointStamp, checkpoint: Checkpoint?) -> Int64 {
+        guard let checkpoint, current.device == checkpoint.device, current.inode == checkpoint.inode,
+            current.size >= checkpoint.offset,
             hash(fd: fd, offset: 0, length: checkpoint.headLength) == checkpoint.headHash,
             hash(
                 fd: fd, offset: checkpoint.offset - min(tailLength, checkpoint.offset),
@@ -56,32 +57,28 @@ enum SourceFingerprint {
         return checkpoint.offset
     }
 
-    /// Whether a stat shows nothing new since the checkpoint: same file, same size, same modification time.
-    static func unchanged(_ info: stat, since stamp: CheckpointStamp) -> Bool {
-        UInt64(info.st_dev) == stamp.device && UInt64(info.st_ino) == stamp.inode
-            && Int64(info.st_size) == stamp.size && modified(info) == stamp.modifiedNanoseconds
+    /// What a checkpoint keeps of a stat, and a rescan compares: a source with the same stamp has nothing new
+    /// (same file, same size, same modification time).
+    static func stamp(_ info: stat) -> CheckpointStamp {
+        CheckpointStamp(
+            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+            modifiedNanoseconds: modified(info))
     }
 
-    /// The stat that says whether a source changed: for a format with a write-ahead log, the database's stat with
-    /// its `-wal` file folded in (sizes added, the later modification time), so a write that so far reached only
-    /// the WAL is seen as a change.
-    static func changeStat(_ info: stat, of path: String, format: Format) -> stat {
-        guard format.hasWriteAheadLog else { return info }
+    /// The stamp that says whether a source changed: for a format with a write-ahead log, the database's with its
+    /// `-wal` file folded in (sizes added, the later modification time), so a write that so far reached only the
+    /// WAL is seen as a change.
+    static func changeStamp(_ stamp: CheckpointStamp, of path: String, format: Format) -> CheckpointStamp {
+        guard format.hasWriteAheadLog else { return stamp }
         var wal = stat()
-        guard SystemPath.stat(path + "-wal", &wal) else { return info }
-        var combined = info
-        combined.st_size += wal.st_size
-        if modified(wal) > modified(info) {
-            #if os(macOS)
-                combined.st_mtimespec = wal.st_mtimespec
-            #else
-                combined.st_mtim = wal.st_mtim
-            #endif
-        }
+        guard SystemPath.stat(path + "-wal", &wal) else { return stamp }
+        var combined = stamp
+        combined.size += Int64(wal.st_size)
+        combined.modifiedNanoseconds = max(stamp.modifiedNanoseconds, modified(wal))
         return combined
     }
 
-    static func modified(_ info: stat) -> Int64 {
+    private static func modified(_ info: stat) -> Int64 {
         #if os(macOS)
             return Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
         #else

@@ -35,8 +35,16 @@ final class SystemPathTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(fd, 0)
         close(fd)
         var found: [String] = []
-        DirectoryWalk.walk(root, relative: [], descend: { _ in true }, file: { path, _ in found.append(path) })
+        var examined: [Int64] = []
+        DirectoryWalk.walk(
+            root, relative: [], descend: { _ in true },
+            file: { file in
+                found.append(file.path)
+                // Examined by its name in its open folder: the name's own bytes reach the system.
+                if let info = file.status() { examined.append(Int64(info.st_size)) }
+            })
         XCTAssertEqual(found, [file])
+        XCTAssertEqual(examined, [0])
         XCTAssertTrue(try Glob.parse("*/*.jsonl").get().matches(["caf\u{10FFE9}", "b\u{10FFFF}.jsonl"]))
         let opened = SystemPath.openForReading(file)
         XCTAssertGreaterThanOrEqual(opened, 0)

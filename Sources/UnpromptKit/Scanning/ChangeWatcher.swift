@@ -254,10 +254,9 @@ public final class ChangeWatcher: Sendable {
             guard SystemPath.stat(target.directory, &info), (info.st_mode & S_IFMT) == S_IFDIR else { continue }
             DirectoryWalk.walk(
                 target.directory, relative: target.prefix, descend: target.descend,
-                file: { path, segments in
-                    var info = stat()
-                    guard target.accept(segments), SystemPath.stat(path, &info) else { return }
-                    stamps[path] = FileStamp(
+                file: { file in
+                    guard target.accept(file.segments), let info = file.status() else { return }
+                    stamps[file.path] = FileStamp(
                         device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
                         modified: nanoseconds(info, modification: true), changed: nanoseconds(info, modification: false))
                 })
@@ -378,7 +377,7 @@ public final class ChangeWatcher: Sendable {
                         roles[wd, default: []].append(.tree(target: index, relative: segments, isStart: isStart))
                         return .enter
                     }
-                }, file: { _, _ in })
+                }, file: { _ in })
         }
 
         private enum Added {

@@ -15,38 +15,73 @@ enum DirectoryWalk {
         case stop
     }
 
+    /// A file the walk reached, given while its directory is open: `status()` examines it by name in that
+    /// directory, so no path is resolved again from the root for each file, and its path is spelled only when
+    /// asked for.
+    struct File {
+        /// Its segments relative to its source's root.
+        let segments: [Substring]
+        fileprivate let directoryPath: String
+        fileprivate let directory: Int32
+        fileprivate let name: String
+
+        var path: String { directoryPath + "/" + name }
+
+        /// Its stat, through a link; nil when it is gone (or cannot be examined).
+        func status() -> stat? {
+            var info = stat()
+            return SystemPath.withCString(name) { fstatat(directory, $0, &info, 0) } == 0 ? info : nil
+        }
+    }
+
     /// Walks `directory`, whose segments relative to its source's root are `relative`. `visit` is asked about
     /// `directory` and every directory below it that `descend` accepts, before their entries are read; `file`
     /// is given every file, and `other` every entry that is neither a file nor a directory nor a link to one.
     /// `unlisted` hears the `errno` of a directory that could not be listed. False when `visit` stopped the walk.
+    ///
+    /// Each directory is opened relative to its parent and stays open while its entries are walked (one
+    /// descriptor per level). The segments given to the callbacks are one array, grown and shrunk as the walk
+    /// goes, so an entry costs no array of its own.
     @discardableResult
     static func walk(
         _ directory: String, relative: [Substring], descend: ([Substring]) -> Bool,
-        visit: (String, [Substring]) -> Visit = { _, _ in .enter }, file: (String, [Substring]) -> Void,
+        visit: (String, [Substring]) -> Visit = { _, _ in .enter }, file: (File) -> Void,
         other: ([Substring]) -> Void = { _ in }, unlisted: (Int32) -> Void = { _ in }
     ) -> Bool {
-        switch visit(directory, relative) {
+        var segments = relative
+        return walk(
+            directory, in: AT_FDCWD, named: directory, segments: &segments, descend: descend, visit: visit, file: file,
+            other: other, unlisted: unlisted)
+    }
+
+    private static func walk(
+        _ directory: String, in parent: Int32, named name: String, segments: inout [Substring],
+        descend: ([Substring]) -> Bool, visit: (String, [Substring]) -> Visit, file: (File) -> Void,
+        other: ([Substring]) -> Void, unlisted: (Int32) -> Void
+    ) -> Bool {
+        switch visit(directory, segments) {
         case .stop: return false
         case .skip: return true
         case .enter: break
         }
-        guard let entries = entries(of: directory) else {
+        guard let listing = Listing(name, in: parent) else {
             unlisted(errno)
             return true
         }
-        for (name, kind) in entries {
-            let path = directory + "/" + name
-            let segments = relative + [Substring(name)]
+        defer { listing.close() }
+        for (name, kind) in listing.entries {
+            segments.append(Substring(name))
+            defer { segments.removeLast() }
             switch kind {
             case .directory:
                 guard descend(segments) else { continue }
                 guard
                     walk(
-                        path, relative: segments, descend: descend, visit: visit, file: file, other: other,
-                        unlisted: unlisted)
+                        directory + "/" + name, in: listing.descriptor, named: name, segments: &segments,
+                        descend: descend, visit: visit, file: file, other: other, unlisted: unlisted)
                 else { return false }
             case .file:
-                file(path, segments)
+                file(File(segments: segments, directoryPath: directory, directory: listing.descriptor, name: name))
             case .other:
                 other(segments)
             case .linkToDirectory:
@@ -65,37 +100,59 @@ enum DirectoryWalk {
         case linkToDirectory
     }
 
-    /// A directory's entries by name, with what each is; nil when it cannot be listed (`errno` says why).
-    private static func entries(of directory: String) -> [(name: String, kind: Kind)]? {
-        guard let handle = SystemPath.withCString(directory, { opendir($0) }) else { return nil }
-        var listed: [(name: String, type: UInt8)] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                SystemPath.string(UnsafeRawBufferPointer(rebasing: raw[..<(raw.firstIndex(of: 0) ?? raw.count)]))
+    /// A directory, open until `close()`, and its entries by name with what each is.
+    private struct Listing {
+        private let handle: OpaquePointer
+        /// The open directory, to reach its entries by name.
+        let descriptor: Int32
+        let entries: [(name: String, kind: Kind)]
+
+        /// Nil when the directory cannot be listed (`errno` says why).
+        init?(_ name: String, in parent: Int32) {
+            let descriptor = SystemPath.withCString(name) { openat(parent, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+            guard descriptor >= 0 else { return nil }
+            guard let handle = fdopendir(descriptor) else {
+                let error = errno
+                Foundation.close(descriptor)
+                errno = error
+                return nil
             }
-            if name != "." && name != ".." { listed.append((name, entry.pointee.d_type)) }
+            var listed: [(name: String, type: UInt8)] = []
+            while let entry = readdir(handle) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    SystemPath.string(UnsafeRawBufferPointer(rebasing: raw[..<(raw.firstIndex(of: 0) ?? raw.count)]))
+                }
+                if name != "." && name != ".." { listed.append((name, entry.pointee.d_type)) }
+            }
+            // Sorted, so that when two paths reach one file the same path is kept every time.
+            listed.sort { bytesPrecede($0.name, $1.name) }
+            self.handle = handle
+            self.descriptor = descriptor
+            self.entries = listed.compactMap { name, type in
+                if type == UInt8(DT_DIR) { return (name, .directory) }
+                if type == UInt8(DT_REG) { return (name, .file) }
+                // A link, or a file system that does not report types: look.
+                var info = stat()
+                // Gone since it was listed: nothing to report.
+                guard Self.status(name, in: descriptor, &info, follow: false) else { return nil }
+                if info.st_mode & S_IFMT == S_IFLNK {
+                    guard Self.status(name, in: descriptor, &info, follow: true) else { return (name, .other) }
+                    if info.st_mode & S_IFMT == S_IFDIR { return (name, .linkToDirectory) }
+                    return (name, SystemPath.isRegularFile(info) ? .file : .other)
+                }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR: return (name, .directory)
+                case S_IFREG: return (name, .file)
+                default: return (name, .other)
+                }
+            }
         }
-        closedir(handle)
-        // Sorted, so that when two paths reach one file the same path is kept every time.
-        listed.sort { bytesPrecede($0.name, $1.name) }
-        return listed.compactMap { name, type in
-            if type == UInt8(DT_DIR) { return (name, .directory) }
-            if type == UInt8(DT_REG) { return (name, .file) }
-            // A link, or a file system that does not report types: look.
-            var info = stat()
-            let path = directory + "/" + name
-            // Gone since it was listed: nothing to report.
-            guard SystemPath.lstat(path, &info) else { return nil }
-            if info.st_mode & S_IFMT == S_IFLNK {
-                guard SystemPath.stat(path, &info) else { return (name, .other) }
-                if info.st_mode & S_IFMT == S_IFDIR { return (name, .linkToDirectory) }
-                return (name, SystemPath.isRegularFile(info) ? .file : .other)
-            }
-            switch info.st_mode & S_IFMT {
-            case S_IFDIR: return (name, .directory)
-            case S_IFREG: return (name, .file)
-            default: return (name, .other)
-            }
+
+        /// Closes the directory (and its descriptor).
+        func close() { closedir(handle) }
+
+        private static func status(_ name: String, in directory: Int32, _ info: inout stat, follow: Bool) -> Bool {
+            SystemPath.withCString(name) { fstatat(directory, $0, &info, follow ? 0 : AT_SYMLINK_NOFOLLOW) } == 0
         }
     }
 

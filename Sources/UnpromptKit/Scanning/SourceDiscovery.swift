@@ -113,10 +113,9 @@ private struct Walker {
         let spec = spec
         DirectoryWalk.walk(
             start, relative: prefix.map { Substring($0) }, descend: spec.mayHold(directory:),
-            file: { path, segments in
-                var info = stat()
-                guard spec.names(file: segments), SystemPath.stat(path, &info) else { return }
-                found.append(DiscoveredSource(path: path, stamp: SourceFingerprint.stamp(info)))
+            file: { file in
+                guard spec.names(file: file.segments), let info = file.status() else { return }
+                found.append(DiscoveredSource(path: file.path, stamp: SourceFingerprint.stamp(info)))
             },
             other: { segments in if spec.names(file: segments) { leftOut += 1 } },
             unlisted: { error in

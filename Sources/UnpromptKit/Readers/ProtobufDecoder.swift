@@ -110,8 +110,8 @@ struct ProtobufDecoder {
         case .uint32: return String(UInt32(truncatingIfNeeded: try reader.varint()))
         case .int32: return String(Int32(truncatingIfNeeded: try reader.varint()))
         case .bool: return try reader.varint() == 0 ? "false" : "true"
-        case .sint64: return String(zigzag(try reader.varint()))
-        case .sint32: return String(Int32(truncatingIfNeeded: zigzag(try reader.varint())))
+        case .sint64: return String(ZigZag.decode(try reader.varint()))
+        case .sint32: return String(Int32(truncatingIfNeeded: ZigZag.decode(try reader.varint())))
         case .fixed64: return String(try reader.fixed64())
         case .sfixed64: return String(Int64(bitPattern: try reader.fixed64()))
         case .double: return number(Double(bitPattern: try reader.fixed64()))
@@ -120,8 +120,6 @@ struct ProtobufDecoder {
         case .float: return number(Float(bitPattern: try reader.fixed32()))
         }
     }
-
-    private static func zigzag(_ raw: UInt64) -> Int64 { Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1))) }
 
     /// A `google.protobuf.Timestamp` (1: int64 seconds, 2: int32 nanos) as whole epoch milliseconds.
     private static func milliseconds(_ bytes: ArraySlice<UInt8>) throws(Failure) -> String {

@@ -233,7 +233,7 @@ enum DevicePacking {
                         guard let written = reader.unsigned() else { return nil }
                         values[raw] =
                             PackedRow.signedBits & 1 << UInt64(bit) != 0
-                            ? Int64(bitPattern: (written >> 1) ^ (0 &- (written & 1))) : Int64(bitPattern: written)
+                            ? ZigZag.decode(written) : Int64(bitPattern: written)
                     }
                 } else {
                     for index in fields.indices {
@@ -330,7 +330,7 @@ enum DevicePacking {
             }
         }
 
-        mutating func signed(_ value: Int64) { unsigned(Self.zigzag(value)) }
+        mutating func signed(_ value: Int64) { unsigned(ZigZag.encode(value)) }
 
         /// Three unsigned values, then `values` signed: a bucket row, appended at once.
         mutating func row(_ a: UInt64, _ b: UInt64, _ c: UInt64, signed values: UnsafeBufferPointer<Int64>) {
@@ -339,7 +339,7 @@ enum DevicePacking {
                 Self.put(a, into: buffer, at: &position)
                 Self.put(b, into: buffer, at: &position)
                 Self.put(c, into: buffer, at: &position)
-                for value in values { Self.put(Self.zigzag(value), into: buffer, at: &position) }
+                for value in values { Self.put(ZigZag.encode(value), into: buffer, at: &position) }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<position]))
             }
         }
@@ -355,9 +355,6 @@ enum DevicePacking {
             buffer[position] = UInt8(value)
             position += 1
         }
-
-        /// A signed value as the unsigned one it is written as: 0, -1, 1, -2 … as 0, 1, 2, 3 ….
-        @inline(__always) private static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
 
         mutating func string(_ text: String) {
             unsigned(UInt64(text.utf8.count))
@@ -392,7 +389,7 @@ enum DevicePacking {
         }
 
         @inline(__always) mutating func signed() -> Int64? {
-            unsigned().map { Int64(bitPattern: ($0 >> 1) ^ (0 &- ($0 & 1))) }
+            unsigned().map(ZigZag.decode)
         }
 
         /// A count no larger than the bytes left (each item takes at least one).

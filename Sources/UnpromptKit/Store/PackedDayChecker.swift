@@ -128,7 +128,7 @@ extension DevicePacking {
                     var odd: UInt64 = 0
                     for column in 3..<width {
                         let written = FastVarints.unsigned(&p, &bad)
-                        row[column] = Int64(bitPattern: (written >> 1) ^ (0 &- (written & 1)))
+                        row[column] = ZigZag.decode(written)
                         if column >= keyWidth, column != nanos { odd |= written }
                     }
                     inRange = odd & 1 == 0
@@ -145,7 +145,7 @@ extension DevicePacking {
                         let written = FastVarints.unsigned(&p, &bad)
                         zero = zero || written == 0
                         if signedBits & 1 << UInt64(bit) != 0 {
-                            row[columns[bit]] = Int64(bitPattern: (written >> 1) ^ (0 &- (written & 1)))
+                            row[columns[bit]] = ZigZag.decode(written)
                         } else {
                             row[columns[bit]] = Int64(bitPattern: written)
                             high |= written
@@ -281,8 +281,7 @@ enum FastVarints {
     }
 
     @inline(__always) static func signed(_ p: inout UnsafePointer<UInt8>, _ bad: inout Bool) -> Int64 {
-        let value = unsigned(&p, &bad)
-        return Int64(bitPattern: (value >> 1) ^ (0 &- (value & 1)))
+        ZigZag.decode(unsigned(&p, &bad))
     }
 }
 

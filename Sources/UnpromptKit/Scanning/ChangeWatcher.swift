@@ -258,19 +258,10 @@ public final class ChangeWatcher: Sendable {
                     guard target.accept(file.segments), let info = file.status() else { return }
                     stamps[file.path] = FileStamp(
                         device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                        modified: nanoseconds(info, modification: true), changed: nanoseconds(info, modification: false))
+                        modified: SystemPath.modifiedNanoseconds(info), changed: SystemPath.changedNanoseconds(info))
                 })
         }
         return stamps
-    }
-
-    private static func nanoseconds(_ info: stat, modification: Bool) -> Int64 {
-        #if os(macOS)
-            let time = modification ? info.st_mtimespec : info.st_ctimespec
-        #else
-            let time = modification ? info.st_mtim : info.st_ctim
-        #endif
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 }
 

@@ -62,7 +62,7 @@ enum SourceFingerprint {
     static func stamp(_ info: stat) -> CheckpointStamp {
         CheckpointStamp(
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
-            modifiedNanoseconds: modified(info))
+            modifiedNanoseconds: SystemPath.modifiedNanoseconds(info))
     }
 
     /// The stamp that says whether a source changed: for a format with a write-ahead log, the database's with its
@@ -74,15 +74,7 @@ enum SourceFingerprint {
         guard SystemPath.stat(path + "-wal", &wal) else { return stamp }
         var combined = stamp
         combined.size += Int64(wal.st_size)
-        combined.modifiedNanoseconds = max(stamp.modifiedNanoseconds, modified(wal))
+        combined.modifiedNanoseconds = max(stamp.modifiedNanoseconds, SystemPath.modifiedNanoseconds(wal))
         return combined
-    }
-
-    private static func modified(_ info: stat) -> Int64 {
-        #if os(macOS)
-            return Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
-        #else
-            return Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        #endif
     }
 }

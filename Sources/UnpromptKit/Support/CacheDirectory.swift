@@ -12,18 +12,15 @@ package enum CacheDirectory {
     /// modification time. Nil when its file cannot be found: nothing is then remembered.
     package static let program: String? = {
         #if os(Linux)
+            // The link itself, not the path it names (as `BuiltInData` needs): stat through it sees the running
+            // image, even once an upgrade has put another file at that path.
             let executable: String? = "/proc/self/exe"
         #else
             let executable = Bundle.main.executablePath
         #endif
         var info = stat()
         guard let executable, stat(executable, &info) == 0 else { return nil }
-        #if os(macOS)
-            let modified = (info.st_mtimespec.tv_sec, info.st_mtimespec.tv_nsec)
-        #else
-            let modified = (info.st_mtim.tv_sec, info.st_mtim.tv_nsec)
-        #endif
-        return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(modified.0).\(modified.1)"
+        return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(SystemPath.modifiedNanoseconds(info))"
     }()
 
 }

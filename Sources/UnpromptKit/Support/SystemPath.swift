@@ -99,6 +99,26 @@ enum SystemPath {
     }
 
     static func isRegularFile(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFREG }
+
+    /// A stat's modification time, in nanoseconds since 1970.
+    static func modifiedNanoseconds(_ info: stat) -> Int64 {
+        #if os(macOS)
+            nanoseconds(info.st_mtimespec)
+        #else
+            nanoseconds(info.st_mtim)
+        #endif
+    }
+
+    /// A stat's status change time, in nanoseconds since 1970.
+    static func changedNanoseconds(_ info: stat) -> Int64 {
+        #if os(macOS)
+            nanoseconds(info.st_ctimespec)
+        #else
+            nanoseconds(info.st_ctim)
+        #endif
+    }
+
+    private static func nanoseconds(_ time: timespec) -> Int64 { Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec) }
 }
 
 // The system's calls, under names `SystemPath`'s own do not hide.

@@ -73,43 +73,16 @@ struct SyncFolderSurvey {
                 device: device, label: error.label ?? device.flatMap { known[$0]?.label }, copy: entry.kind == .copy, problem: error))
     }
 
-    /// Each file read whole, checked and packed on a worker per core, each worker taking the next file until none
-    /// is left, with one parser for all it takes (its buffers reused, not made again per file). `handle` gets each
-    /// one in the order given, on the calling thread, as soon as it and those before it are read, while the workers
-    /// read on.
+    /// Each file read whole, checked and packed on a worker per core (`OrderedWorkPool`), with one parser per worker
+    /// for all it takes (its buffers reused, not made again per file). `handle` gets each one in the order given, on
+    /// the calling thread, as soon as it and those before it are read, while the workers read on.
     static func readEach(
         _ entries: [SyncFolder.Entry], in directory: String, _ handle: (SyncFolder.Entry, Result<PackedImport, SyncExportProblem>) -> Void
     ) {
-        guard !entries.isEmpty else { return }
-        let next = Locked(0)
-        let done = Locked<[Int: Result<PackedImport, SyncExportProblem>]>([:])
-        let ready = DispatchSemaphore(value: 0)
-        let group = DispatchGroup()
-        for _ in 0..<min(entries.count, ProcessInfo.processInfo.activeProcessorCount) {
-            DispatchQueue.global().async(group: group) {
-                let parser = JSONParser()
-                while let index = next.withLock({ taken -> Int? in
-                    guard taken < entries.count else { return nil }
-                    taken += 1
-                    return taken - 1
-                }) {
-                    let result = read(entries[index], in: directory, parser: parser)
-                    done.withLock { $0[index] = result }
-                    ready.signal()
-                }
-            }
-        }
-        for index in entries.indices {
-            // Each result signals once: a wake-up for a later one leaves it in `done` for its turn.
-            while true {
-                if let result = done.withLock({ $0.removeValue(forKey: index) }) {
-                    handle(entries[index], result)
-                    break
-                }
-                ready.wait()
-            }
-        }
-        group.wait()
+        OrderedWorkPool.run(
+            count: entries.count, threads: ProcessInfo.processInfo.activeProcessorCount, workerState: { JSONParser() },
+            job: { parser, index in (entries[index], read(entries[index], in: directory, parser: parser)) },
+            onCallingThread: handle)
     }
 
     private static func read(_ entry: SyncFolder.Entry, in directory: String, parser: JSONParser) -> Result<PackedImport, SyncExportProblem> {

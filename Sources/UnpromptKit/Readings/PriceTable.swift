@@ -130,19 +130,17 @@ public struct PriceTable: Sendable {
             shipped.append((name, file, try contents(of: file)))
         }
         let key = cache?.key(of: shipped.map(\.data))
-        if let cache, let key, cache.knows(key) {
-            for (name, file, data) in shipped {
-                let (parser, root) = try document(data, file: file)
+        let known = key.flatMap { cache?.knows($0) } ?? false
+        for (name, file, data) in shipped {
+            let (parser, root) = try document(data, file: file)
+            if known {
                 layers.append(PriceLayer(name: name, rows: PriceRows(file: file, parser: parser, root: root)))
-            }
-        } else {
-            for (name, file, data) in shipped {
-                let (parser, root) = try document(data, file: file)
+            } else {
                 let (rows, skipped) = try Self.rows(of: root, parser, file: file)
                 layers.append(PriceLayer(name: name, rows: rows, skipped: skipped))
             }
-            if let cache, let key { cache.remember(key) }
         }
+        if !known, let cache, let key { cache.remember(key) }
         return PriceTable(
             layers: layers, aliases: try aliases(at: directory + "/aliases.json"),
             manifest: try manifest(at: directory + "/manifest.json"))

@@ -257,7 +257,7 @@ extension DevicePacking {
 /// group's most bytes can be read (`VarintCursor.makeRoom`), reads the group through a local pointer, and tests once
 /// after it whether a value was longer than 64 bits (`bad`) or ran past the end.
 enum FastVarints {
-    static let maxLength = 10
+    static let maxLength = DevicePacking.Writer.maxLength
 
     @inline(__always) static func unsigned(_ p: inout UnsafePointer<UInt8>, _ bad: inout Bool) -> UInt64 {
         var byte = p.pointee

@@ -19,8 +19,12 @@ struct CompletedRead: Sendable {
 }
 
 /// The machine the scan and the dry run share: planned sources read on `workers` threads, and committed to the
-/// ledger in their planned order, in groups, on whichever worker finishes the next one in line.
+/// ledger in their planned order, in groups, by one worker at a time while the others go on reading.
 struct ReadPass<Ledger: ScanLedger> {
+    /// Reads done while an earlier one is being committed hold at most about this many events, a read counting as
+    /// one more (a store's commit group, a few megabytes): enough for the readers to keep going through a commit.
+    static var backlogEvents: Int { 4096 }
+
     let ledger: Ledger
     let timeZone: TimeZone
     let workers: Int
@@ -37,7 +41,8 @@ struct ReadPass<Ledger: ScanLedger> {
         let zone = timeZone
         let fingerprint = ledger.keepsCheckpoints
         OrderedWorkPool.run(
-            count: work.count, threads: workers,
+            count: work.count, threads: workers, backlog: Self.backlogEvents,
+            weight: { _, outcome in 1 + ((try? outcome.get().result.events.count) ?? 0) },
             workerState: { [ObjectIdentifier: any SourceReader]() },
             job: { readers, index in
                 let plan = work[index]

@@ -24,6 +24,9 @@ struct ReadPass<Ledger: ScanLedger> {
     /// Reads done while an earlier one is being committed hold at most about this many events, a read counting as
     /// one more (a store's commit group, a few megabytes): enough for the readers to keep going through a commit.
     static var backlogEvents: Int { 4096 }
+    /// A pass that reads this much lasts long enough for its peak memory to matter: it first gives back the code
+    /// start-up ran (`ProgramCode`). A smaller one would only pay the faults.
+    static var longPassBytes: Int64 { 64 << 20 }
 
     let ledger: Ledger
     let timeZone: TimeZone
@@ -34,10 +37,12 @@ struct ReadPass<Ledger: ScanLedger> {
         _ work: [PlannedRead], numberedFrom first: Int, into report: inout ScanReport,
         progress: (@Sendable (ScanProgress) -> Void)?
     ) throws(Ledger.Failure) {
+        let totalBytes = work.reduce(0) { $0 + $1.size }
+        if totalBytes >= Self.longPassBytes { ProgramCode.releaseStartupPages() }
         let queue = Locked(
             CommitQueue(
-                ledger: ledger, report: report, numberedFrom: first, total: work.count,
-                totalBytes: work.reduce(0) { $0 + $1.size }, progress: progress))
+                ledger: ledger, report: report, numberedFrom: first, total: work.count, totalBytes: totalBytes,
+                progress: progress))
         let zone = timeZone
         let fingerprint = ledger.keepsCheckpoints
         OrderedWorkPool.run(

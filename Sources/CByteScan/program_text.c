@@ -1,0 +1,31 @@
+#define _GNU_SOURCE /* dl_iterate_phdr */
+#include "CByteScan.h"
+
+#if defined(__linux__)
+#include <link.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* The program's own object comes first; the libraries after it are left alone (return 1 stops there). */
+static int release_code_segments(struct dl_phdr_info *info, size_t size, void *released) {
+    (void)size;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *segment = &info->dlpi_phdr[i];
+        if (segment->p_type != PT_LOAD || !(segment->p_flags & PF_X) || (segment->p_flags & PF_W)) continue;
+        uintptr_t start = (info->dlpi_addr + segment->p_vaddr) & ~(page - 1);
+        uintptr_t end = (info->dlpi_addr + segment->p_vaddr + segment->p_memsz + page - 1) & ~(page - 1);
+        if (madvise((void *)start, end - start, MADV_DONTNEED) == 0) *(size_t *)released += end - start;
+    }
+    return 1;
+}
+#endif
+
+size_t ubs_release_program_code(void) {
+    size_t released = 0;
+#if defined(__linux__)
+    dl_iterate_phdr(release_code_segments, &released);
+#endif
+    return released;
+}

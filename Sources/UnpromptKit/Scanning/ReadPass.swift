@@ -47,7 +47,10 @@ struct ReadPass<Ledger: ScanLedger> {
         let fingerprint = ledger.keepsCheckpoints
         OrderedWorkPool.run(
             count: work.count, threads: workers, backlog: Self.backlogEvents,
-            weight: { _, outcome in 1 + ((try? outcome.get().result.events.count) ?? 0) },
+            weight: { _, outcome in
+                guard case .success(let read) = outcome else { return 1 }
+                return 1 + read.result.events.count
+            },
             workerState: { [ObjectIdentifier: any SourceReader]() },
             job: { readers, index in
                 let plan = work[index]

@@ -156,8 +156,8 @@ private struct PackedContribution {
     }
 }
 
-/// Identities with a 32-bit payload each, in insertion order, found through an open-addressed index (linear
-/// probing; identities are hashes already, so their low bits place them).
+/// Identities with a 32-bit payload each, in insertion order (their indexes), found through an open-addressed index
+/// (linear probing; identities are hashes already, so their low bits place them).
 struct IdentityTable {
     private var slots = [UInt32](repeating: 0, count: 1 << 10)  // entry index + 1; 0 is empty
     private var keys = ChunkedArray<Identity>()
@@ -186,6 +186,7 @@ struct IdentityTable {
         return index
     }
 
+    var count: Int { keys.count }
     func key(at index: Int) -> Identity { keys[index] }
     func payload(at index: Int) -> UInt32 { payloads[index] }
     mutating func setPayload(_ payload: UInt32, at index: Int) { payloads[index] = payload }

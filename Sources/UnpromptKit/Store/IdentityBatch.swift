@@ -4,98 +4,126 @@
 /// once. Between the two, the keep rules run in memory (`Deduplicator`) exactly as they would against the store,
 /// record by record in the group's order, so the outcome is the same.
 ///
-/// It is sized for groups of thousands of records: an index per key, and an entry only where something holds it.
+/// It is sized for groups of thousands of records: the keys asked about are placed in tables in key order (a key's
+/// index is its place in that order, and the keys are hashes, so no hashing is needed to find them), with an entry
+/// only where something holds the key.
 struct IdentityBatch: IdentityLedger {
     typealias Failure = Never
 
-    /// Each identity asked about: the index of what holds it in `held`, or -1 where nothing does.
-    private var identities: [Identity: Int] = [:]
+    /// Each identity asked about; payload: the index of what holds it in `held`, or `nothing`.
+    private var identities = IdentityTable()
     private var held: [LedgerEntry] = []
     private var heldChanged: [Bool] = []
-    /// Each alias asked about: the index of its registration in `registrations`, or -1 where it has none.
-    private var aliases: [Identity: Int] = [:]
+    /// Each alias asked about; payload: the index of its registration in `registrations`, or `nothing`.
+    private var aliases = IdentityTable()
     private var registrations: [AliasRegistration] = []
     private var registrationsChanged: [Bool] = []
 
+    private static let nothing = UInt32.max
+
     /// Reads what `store` holds for every identity and alias of `events`.
     init(for events: some Sequence<TokenEvent>, from store: SQLiteIdentityLedger) throws(StoreError) {
+        var identityKeys: [Identity] = []
+        var aliasKeys: [Identity] = []
         for event in events {
-            if let identity = event.identity { identities[identity] = -1 }
+            if let identity = event.identity { identityKeys.append(identity) }
             // The keep rules look up the hash a record had before keys were canonical (`Deduplicator.carryOver`).
-            if let legacy = event.legacyIdentity { identities[legacy] = -1 }
-            if let alias = event.alias { aliases[alias] = -1 }
+            if let legacy = event.legacyIdentity { identityKeys.append(legacy) }
+            if let alias = event.alias { aliasKeys.append(alias) }
         }
-        for identity in identities.keys.sorted(by: Identity.storeOrder) {
-            guard let entry = try store.entry(identity) else { continue }
-            identities[identity] = held.count
+        for identity in Self.distinctInStoreOrder(identityKeys) {
+            guard let entry = try store.entry(identity) else {
+                identities.insert(identity, payload: Self.nothing)
+                continue
+            }
+            identities.insert(identity, payload: UInt32(held.count))
             held.append(entry)
             heldChanged.append(false)
         }
-        for alias in aliases.keys.sorted(by: Identity.storeOrder) {
-            guard let registration = try store.alias(alias) else { continue }
-            aliases[alias] = registrations.count
+        for alias in Self.distinctInStoreOrder(aliasKeys) {
+            guard let registration = try store.alias(alias) else {
+                aliases.insert(alias, payload: Self.nothing)
+                continue
+            }
+            aliases.insert(alias, payload: UInt32(registrations.count))
             registrations.append(registration)
             registrationsChanged.append(false)
         }
     }
 
-    /// Writes what the group changed, in key order.
+    /// Writes what the group changed, in key order (the tables' order).
     func write(to store: inout SQLiteIdentityLedger) throws(StoreError) {
-        for (identity, index) in identities.filter({ $0.value >= 0 && heldChanged[$0.value] })
-            .sorted(by: { Identity.storeOrder($0.key, $1.key) })
-        {
-            switch held[index] {
-            case .claimed: _ = try store.claim(identity)
-            case .kept(let contribution): try store.keep(contribution, for: identity)
+        for index in 0..<identities.count {
+            let slot = identities.payload(at: index)
+            guard slot != Self.nothing, heldChanged[Int(slot)] else { continue }
+            switch held[Int(slot)] {
+            case .claimed: _ = try store.claim(identities.key(at: index))
+            case .kept(let contribution): try store.keep(contribution, for: identities.key(at: index))
             }
         }
-        for (alias, index) in aliases.filter({ $0.value >= 0 && registrationsChanged[$0.value] })
-            .sorted(by: { Identity.storeOrder($0.key, $1.key) })
-        {
-            try store.register(alias, owner: registrations[index].owner)
+        for index in 0..<aliases.count {
+            let slot = aliases.payload(at: index)
+            guard slot != Self.nothing, registrationsChanged[Int(slot)] else { continue }
+            try store.register(aliases.key(at: index), owner: registrations[Int(slot)].owner)
         }
     }
 
     mutating func claim(_ identity: Identity) -> Bool {
-        guard Self.index(identity, in: identities) < 0 else { return false }
-        hold(.claimed, for: identity)
+        let index = Self.index(identity, in: identities)
+        guard identities.payload(at: index) == Self.nothing else { return false }
+        hold(.claimed, at: index)
         return true
     }
 
     func entry(_ identity: Identity) -> LedgerEntry? {
-        let index = Self.index(identity, in: identities)
-        return index < 0 ? nil : held[index]
+        let slot = identities.payload(at: Self.index(identity, in: identities))
+        return slot == Self.nothing ? nil : held[Int(slot)]
     }
 
     mutating func keep(_ contribution: Contribution, for identity: Identity) {
         let index = Self.index(identity, in: identities)
-        guard index >= 0 else { return hold(.kept(contribution), for: identity) }
-        held[index] = .kept(contribution)
-        heldChanged[index] = true
+        let slot = identities.payload(at: index)
+        guard slot != Self.nothing else { return hold(.kept(contribution), at: index) }
+        held[Int(slot)] = .kept(contribution)
+        heldChanged[Int(slot)] = true
     }
 
     func alias(_ alias: Identity) -> AliasRegistration? {
-        let index = Self.index(alias, in: aliases)
-        return index < 0 ? nil : registrations[index]
+        let slot = aliases.payload(at: Self.index(alias, in: aliases))
+        return slot == Self.nothing ? nil : registrations[Int(slot)]
     }
 
     mutating func register(_ alias: Identity, owner: Identity?) {
-        guard Self.index(alias, in: aliases) < 0 else { return }
-        aliases[alias] = registrations.count
+        let index = Self.index(alias, in: aliases)
+        guard aliases.payload(at: index) == Self.nothing else { return }
+        aliases.setPayload(UInt32(registrations.count), at: index)
         registrations.append(AliasRegistration(owner: owner))
         registrationsChanged.append(true)
     }
 
-    private mutating func hold(_ entry: LedgerEntry, for identity: Identity) {
-        identities[identity] = held.count
+    private mutating func hold(_ entry: LedgerEntry, at index: Int) {
+        identities.setPayload(UInt32(held.count), at: index)
         held.append(entry)
         heldChanged.append(true)
     }
 
     /// Asking about an identity or alias the batch was not made for is a programming error.
-    private static func index(_ key: Identity, in table: [Identity: Int]) -> Int {
-        guard let index = table[key] else { preconditionFailure("an identity or alias the batch was not made for") }
+    private static func index(_ key: Identity, in table: IdentityTable) -> Int {
+        guard let index = table.index(of: key) else { preconditionFailure("an identity or alias the batch was not made for") }
         return index
+    }
+
+    /// `keys` sorted in the store's order, each once.
+    private static func distinctInStoreOrder(_ keys: [Identity]) -> [Identity] {
+        var keys = keys
+        keys.sort(by: Identity.storeOrder)
+        var kept = 0
+        for index in keys.indices where kept == 0 || keys[kept - 1] != keys[index] {
+            keys[kept] = keys[index]
+            kept += 1
+        }
+        keys.removeLast(keys.count - kept)
+        return keys
     }
 }
 

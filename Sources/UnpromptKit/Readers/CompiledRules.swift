@@ -37,7 +37,13 @@ final class CompiledInput: Sendable {
         }
     }
 
+    /// What these rules were compiled from (`compiledAgain`).
+    private let input: Input
+    private let descriptor: Descriptor
+
     init(_ input: Input, descriptor: Descriptor) {
+        self.input = input
+        self.descriptor = descriptor
         let compiler = RuleCompiler()
         formatRules =
             switch input.formatRules {
@@ -75,6 +81,13 @@ final class CompiledInput: Sendable {
         }
         rootPointers = compiler.rootPointers
         usesPatterns = compiler.compiledPatterns
+    }
+
+    /// The same rules in objects of their own, for one worker thread: reading retains and releases the rules'
+    /// objects at every record, and on objects two threads share each of those moves a cache line between the
+    /// cores (measured: an eighth of a two-core dry run's time).
+    func compiledAgain() -> CompiledInput {
+        CompiledInput(input, descriptor: descriptor)
     }
 }
 

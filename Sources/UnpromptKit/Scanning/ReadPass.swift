@@ -54,7 +54,8 @@ struct ReadPass<Ledger: ScanLedger> {
             workerState: { [ObjectIdentifier: any SourceReader]() },
             job: { readers, index in
                 let plan = work[index]
-                let reader = readers[ObjectIdentifier(plan.rules)] ?? SourceReaders.make(plan.rules, timeZone: zone)
+                let reader =
+                    readers[ObjectIdentifier(plan.rules)] ?? SourceReaders.make(plan.rules.compiledAgain(), timeZone: zone)
                 readers[ObjectIdentifier(plan.rules)] = reader
                 return (plan, Self.read(plan, with: reader, recordingCheckpoint: fingerprint))
             },

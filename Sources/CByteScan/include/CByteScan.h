@@ -27,8 +27,9 @@ size_t ubs_find_any(const void *haystack, size_t length, const unsigned char *te
  * elsewhere. */
 void ubs_tune_allocator(void);
 
-/* Unmaps the program's code pages from this process, which keeps running: they stay in the page cache, and code
- * run again is mapped back by a minor fault. Returns the bytes of code unmapped (0 where not Linux). */
+/* Unmaps the code pages of the program and its libraries from this process, which keeps running: they stay in the
+ * page cache, and code run again is mapped back by a minor fault. Returns the bytes of code unmapped (0 where not
+ * Linux). */
 size_t ubs_release_program_code(void);
 
 #endif

@@ -4,22 +4,13 @@
 /// once. Between the two, the keep rules run in memory (`Deduplicator`) exactly as they would against the store,
 /// record by record in the group's order, so the outcome is the same.
 ///
-/// It is sized for groups of thousands of records: the keys asked about are placed in tables in key order (a key's
-/// index is its place in that order, and the keys are hashes, so no hashing is needed to find them), with an entry
-/// only where something holds the key.
+/// It is sized for groups of thousands of records: the keys asked about are placed in tables in key order (`Holdings`;
+/// the keys are hashes, so no hashing is needed to find them), with a value only where something holds the key.
 struct IdentityBatch: IdentityLedger {
     typealias Failure = Never
 
-    /// Each identity asked about; payload: the index of what holds it in `held`, or `nothing`.
-    private var identities = IdentityTable()
-    private var held: [LedgerEntry] = []
-    private var heldChanged: [Bool] = []
-    /// Each alias asked about; payload: the index of its registration in `registrations`, or `nothing`.
-    private var aliases = IdentityTable()
-    private var registrations: [AliasRegistration] = []
-    private var registrationsChanged: [Bool] = []
-
-    private static let nothing = UInt32.max
+    private var identities: Holdings<LedgerEntry>
+    private var aliases: Holdings<AliasRegistration>
 
     /// Reads what `store` holds for every identity and alias of `events`.
     init(for events: some Sequence<TokenEvent>, from store: SQLiteIdentityLedger) throws(StoreError) {
@@ -31,85 +22,98 @@ struct IdentityBatch: IdentityLedger {
             if let legacy = event.legacyIdentity { identityKeys.append(legacy) }
             if let alias = event.alias { aliasKeys.append(alias) }
         }
-        for identity in Self.distinctInStoreOrder(identityKeys) {
-            guard let entry = try store.entry(identity) else {
-                identities.insert(identity, payload: Self.nothing)
-                continue
-            }
-            identities.insert(identity, payload: UInt32(held.count))
-            held.append(entry)
-            heldChanged.append(false)
-        }
-        for alias in Self.distinctInStoreOrder(aliasKeys) {
-            guard let registration = try store.alias(alias) else {
-                aliases.insert(alias, payload: Self.nothing)
-                continue
-            }
-            aliases.insert(alias, payload: UInt32(registrations.count))
-            registrations.append(registration)
-            registrationsChanged.append(false)
-        }
+        identities = try Holdings(identityKeys) { identity throws(StoreError) in try store.entry(identity) }
+        aliases = try Holdings(aliasKeys) { alias throws(StoreError) in try store.alias(alias) }
     }
 
-    /// Writes what the group changed, in key order (the tables' order).
+    /// Writes what the group changed, in key order.
     func write(to store: inout SQLiteIdentityLedger) throws(StoreError) {
-        for index in 0..<identities.count {
-            let slot = identities.payload(at: index)
-            guard slot != Self.nothing, heldChanged[Int(slot)] else { continue }
-            switch held[Int(slot)] {
-            case .claimed: _ = try store.claim(identities.key(at: index))
-            case .kept(let contribution): try store.keep(contribution, for: identities.key(at: index))
+        try identities.forEachChanged { identity, entry throws(StoreError) in
+            switch entry {
+            case .claimed: _ = try store.claim(identity)
+            case .kept(let contribution): try store.keep(contribution, for: identity)
             }
         }
-        for index in 0..<aliases.count {
-            let slot = aliases.payload(at: index)
-            guard slot != Self.nothing, registrationsChanged[Int(slot)] else { continue }
-            try store.register(aliases.key(at: index), owner: registrations[Int(slot)].owner)
+        try aliases.forEachChanged { alias, registration throws(StoreError) in
+            try store.register(alias, owner: registration.owner)
         }
     }
 
     mutating func claim(_ identity: Identity) -> Bool {
-        let index = Self.index(identity, in: identities)
-        guard identities.payload(at: index) == Self.nothing else { return false }
-        hold(.claimed, at: index)
+        guard identities[identity] == nil else { return false }
+        identities[identity] = .claimed
         return true
     }
 
-    func entry(_ identity: Identity) -> LedgerEntry? {
-        let slot = identities.payload(at: Self.index(identity, in: identities))
-        return slot == Self.nothing ? nil : held[Int(slot)]
-    }
+    func entry(_ identity: Identity) -> LedgerEntry? { identities[identity] }
 
     mutating func keep(_ contribution: Contribution, for identity: Identity) {
-        let index = Self.index(identity, in: identities)
-        let slot = identities.payload(at: index)
-        guard slot != Self.nothing else { return hold(.kept(contribution), at: index) }
-        held[Int(slot)] = .kept(contribution)
-        heldChanged[Int(slot)] = true
+        identities[identity] = .kept(contribution)
     }
 
-    func alias(_ alias: Identity) -> AliasRegistration? {
-        let slot = aliases.payload(at: Self.index(alias, in: aliases))
-        return slot == Self.nothing ? nil : registrations[Int(slot)]
-    }
+    func alias(_ alias: Identity) -> AliasRegistration? { aliases[alias] }
 
     mutating func register(_ alias: Identity, owner: Identity?) {
-        let index = Self.index(alias, in: aliases)
-        guard aliases.payload(at: index) == Self.nothing else { return }
-        aliases.setPayload(UInt32(registrations.count), at: index)
-        registrations.append(AliasRegistration(owner: owner))
-        registrationsChanged.append(true)
+        guard aliases[alias] == nil else { return }
+        aliases[alias] = AliasRegistration(owner: owner)
+    }
+}
+
+/// The keys a batch asks about, placed in a table in the store's key order (a key's index is its place in that
+/// order), and what is held for each: read from the store, then changed by the group.
+private struct Holdings<Value> {
+    /// Payload: the index of the key's value in `values`, or `nothing`.
+    private var keys = IdentityTable()
+    private var values: [Value] = []
+    private var changed: [Bool] = []
+
+    private static var nothing: UInt32 { .max }
+
+    init(_ asked: [Identity], stored: (Identity) throws(StoreError) -> Value?) throws(StoreError) {
+        for key in Self.distinctInStoreOrder(asked) {
+            guard let value = try stored(key) else {
+                keys.insert(key, payload: Self.nothing)
+                continue
+            }
+            keys.insert(key, payload: UInt32(values.count))
+            values.append(value)
+            changed.append(false)
+        }
     }
 
-    private mutating func hold(_ entry: LedgerEntry, at index: Int) {
-        identities.setPayload(UInt32(held.count), at: index)
-        held.append(entry)
-        heldChanged.append(true)
+    /// What is held for `key`; set, it is held and marked changed. Asking about a key the batch was not made for
+    /// is a programming error.
+    subscript(key: Identity) -> Value? {
+        get {
+            let slot = keys.payload(at: index(of: key))
+            return slot == Self.nothing ? nil : values[Int(slot)]
+        }
+        set {
+            guard let newValue else { preconditionFailure("a batch's keys are held or changed, never let go") }
+            let index = index(of: key)
+            let slot = keys.payload(at: index)
+            guard slot != Self.nothing else {
+                keys.setPayload(UInt32(values.count), at: index)
+                values.append(newValue)
+                changed.append(true)
+                return
+            }
+            values[Int(slot)] = newValue
+            changed[Int(slot)] = true
+        }
     }
 
-    /// Asking about an identity or alias the batch was not made for is a programming error.
-    private static func index(_ key: Identity, in table: IdentityTable) -> Int {
-        guard let index = table.index(of: key) else { preconditionFailure("an identity or alias the batch was not made for") }
+    /// Each changed key with its value, in key order.
+    func forEachChanged(_ body: (Identity, Value) throws(StoreError) -> Void) throws(StoreError) {
+        for index in 0..<keys.count {
+            let slot = keys.payload(at: index)
+            guard slot != Self.nothing, changed[Int(slot)] else { continue }
+            try body(keys.key(at: index), values[Int(slot)])
+        }
+    }
+
+    private func index(of key: Identity) -> Int {
+        guard let index = keys.index(of: key) else { preconditionFailure("an identity or alias the batch was not made for") }
         return index
     }
 

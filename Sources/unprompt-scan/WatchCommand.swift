@@ -20,7 +20,7 @@ enum WatchCommand {
     static func run(_ arguments: Arguments, catalog: ReaderCatalog, environment: [String: String]) throws(UsageError) -> ExitCode {
         let interval = try self.interval(arguments)
         let json = arguments.has("--json")
-        let path = try StoreLocation.path(arguments, environment)
+        let path = StoreLocation.path(arguments, environment)
         let store: UsageStore
         do {
             store = try UsageStore(path: path)
